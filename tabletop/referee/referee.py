@@ -1,0 +1,359 @@
+"""The referee: takes what players say (intents) and answers with a ruling.
+
+It resolves who is meant (the asker is the current player unless named; a book belongs to the
+player who took cards in the last exchange unless named), refuses what the game does not allow
+with a short reason, asks the questions public knowledge raises and waits for "yes", answers
+queries, takes back sentences on "undo" and replaces a slot on a correction. It is pure: no
+I/O, no audio, no clock. The steps it pushes are in ``game.history``; every push and pop is also
+appended to :attr:`Referee.log` for the journal.
+
+>>> from tabletop.cards import Rank
+>>> ref = Referee(Game(["Ana", "Ben", "Cho"]))
+>>> ref.handle(Ask(target="Ben", rank=Rank.SEVEN)).text
+'Ana asks Ben for sevens.'
+>>> ref.handle(Answer(count=2)).text
+'Ben gives Ana two sevens.'
+>>> ref.handle(Query("turn")).text
+"Ana, ask again. It's Ana's turn."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tabletop.errors import IllegalActionError
+from tabletop.referee import phrases
+from tabletop.referee.actions import (
+    Action, AnswerAction, AskAction, BookAction, GoFishAction, HandAction, LuckyAction, OutAction,
+    SettleAction,
+)
+from tabletop.referee.game import Game, Step
+from tabletop.referee.intents import (
+    Answer, Ask, Book, Control, Correct, GoFish, HandCount, Intent, Lucky, No, OutOfCards, Query, Undo, Yes,
+)
+from tabletop.referee.state import Phase
+
+__all__ = ["Referee", "Ruling", "Question"]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question tabletop asked; "yes" applies ``action`` anyway, anything else drops it."""
+
+    action: Action
+    text: str | None
+    question: str
+
+
+@dataclass
+class Ruling:
+    """What the referee made of one intent.
+
+    ``code`` is "ok" (the game changed), "answer" (a query was answered), "question" (tabletop
+    asks before recording), "control" (for the table), or the refusal's code.
+    """
+
+    intent: Intent | None
+    code: str
+    say: list[str] = field(default_factory=list)
+    changed: bool = False
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.say)
+
+    @property
+    def refused(self) -> bool:
+        return self.code not in ("ok", "answer", "question", "control")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "intent": self.intent.to_json() if self.intent is not None else None,  # type: ignore[attr-defined]
+            "code": self.code,
+            "say": self.text,
+            "changed": self.changed,
+        }
+
+
+class Referee:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.question: Question | None = None
+        self.last_said: str = game.opening()
+        self.log: list[dict[str, Any]] = []
+
+    # ---- the one entry point ----
+
+    def handle(self, intent: Intent, text: str | None = None) -> Ruling:
+        """Rule on one intent. Never raises for anything a player can say."""
+        ruling = self._handle(intent, text)
+        if ruling.say and not (isinstance(intent, Query) and intent.what == "repeat"):
+            self.last_said = ruling.text
+        return ruling
+
+    def settle(self) -> Ruling:
+        """A moment of quiet: settle the open exchange ("Ben's turn")."""
+        say = self._settle()
+        ruling = Ruling(None, "ok" if say else "answer", say, changed=bool(say))
+        if say:
+            self.last_said = ruling.text
+        return ruling
+
+    # ---- dispatch ----
+
+    def _handle(self, intent: Intent, text: str | None) -> Ruling:
+        question, self.question = self.question, None
+        if question is not None:
+            if isinstance(intent, Yes):
+                return self._push(intent, question.action, question.text, [])
+            if isinstance(intent, No):
+                return Ruling(intent, "ok", ["Okay, not recorded."])
+        if isinstance(intent, Query):
+            return self._query(intent)
+        if isinstance(intent, Undo):
+            return self._undo(intent)
+        if isinstance(intent, Correct):
+            return self._correct(intent)
+        if isinstance(intent, Control):
+            return Ruling(intent, "control")
+        if self.game.state.over:
+            return Ruling(intent, "game-over", [phrases.GAME_OVER])
+        try:
+            action = self._resolve(intent)
+        except IllegalActionError as error:
+            return Ruling(intent, error.code, [error.reason])
+        if action is None:
+            return Ruling(intent, "answer", [self._hand_answer(intent)])  # a hand count that matches
+        pre: list[str] = []
+        if isinstance(action, AskAction) or isinstance(action, OutAction):
+            pre = self._settle()
+            if self.game.state.over:
+                return Ruling(intent, "game-over", pre or [phrases.GAME_OVER], changed=bool(pre))
+        try:
+            doubts = self.game.check(action)
+        except IllegalActionError as error:
+            return Ruling(intent, error.code, pre + [error.reason], changed=bool(pre))
+        if doubts:
+            self.question = Question(action, text, doubts[0].question)
+            return Ruling(intent, "question", pre + [doubts[0].question + " Say yes to record it anyway."],
+                          changed=bool(pre))
+        ruling = self._push(intent, action, text, pre)
+        if isinstance(action, OutAction):
+            ruling.say += self._settle()
+        return ruling
+
+    def _push(self, intent: Intent, action: Action, text: str | None, pre: list[str]) -> Ruling:
+        say = pre + self.game.push(action, text=text)
+        self.log.append({"push": str(action), **({"text": text} if text is not None else {})})
+        return Ruling(intent, "ok", say, changed=True)
+
+    def _settle(self) -> list[str]:
+        if not self.game.needs_settle():
+            return []
+        say = self.game.push(SettleAction())
+        self.log.append({"push": "settle"})
+        return say
+
+    # ---- from intent to action ----
+
+    def _resolve(self, intent: Intent) -> Action | None:
+        game, s = self.game, self.game.state
+        if isinstance(intent, Yes) or isinstance(intent, No):
+            if s.phase is Phase.ANSWER:
+                return AnswerAction(None) if isinstance(intent, Yes) else GoFishAction()
+            raise IllegalActionError("There's nothing to answer yes or no to.", code="nothing-to-confirm")
+        if isinstance(intent, Ask):
+            settled = game.settled()
+            asker = intent.asker or settled.players[settled.current]
+            card = intent.card if self.game.rules.asking == "specific-card" else None
+            return AskAction(self._name(asker), self._name(intent.target), intent.rank, card)
+        if isinstance(intent, Answer):
+            if intent.count is None and self.game.rules.asking == "specific-card":
+                return AnswerAction(1)
+            return AnswerAction(intent.count)
+        if isinstance(intent, GoFish):
+            return GoFishAction()
+        if isinstance(intent, Lucky):
+            ex = s.exchange
+            if intent.rank is not None and ex is not None and s.phase is Phase.AFTER_MISS and intent.rank is not ex.rank:
+                raise IllegalActionError(
+                    f"{s.players[ex.asker]} asked for {ex.rank.plural}, so that's no lucky fish.", code="not-lucky"
+                )
+            return LuckyAction()
+        if isinstance(intent, Book):
+            if intent.player:
+                player = self._name(intent.player)
+            elif s.exchange is not None and s.phase in (Phase.AFTER_HIT, Phase.AFTER_MISS):
+                player = s.players[s.exchange.asker]
+            else:
+                player = s.players[s.current]
+            return BookAction(player, intent.rank)
+        if isinstance(intent, OutOfCards):
+            return OutAction(self._name(intent.player) if intent.player else self._who_is_out())
+        if isinstance(intent, HandCount):
+            name = self._name(intent.player)
+            if self.game.settled().hands[s.index(name)] == intent.count:
+                return None
+            return HandAction(name, intent.count)
+        raise IllegalActionError("I can't do anything with that.", code="not-game")
+
+    def _name(self, name: str) -> str:
+        seat = self.game.state.index(name)
+        if seat < 0:
+            raise IllegalActionError(f"{name} isn't playing.", code="unknown-player")
+        return self.game.state.players[seat]
+
+    def _who_is_out(self) -> str:
+        s = self.game.state
+        empty = [i for i in s.in_play() if s.hands[i] == 0]
+        if len(empty) == 1:
+            return s.players[empty[0]]
+        return s.players[s.current]
+
+    # ---- queries, undo, corrections ----
+
+    def _hand_answer(self, intent: Intent) -> str:
+        assert isinstance(intent, HandCount)
+        return f"Yes, {self._name(intent.player)} has {phrases.cards(intent.count)}."
+
+    def _query(self, q: Query) -> Ruling:
+        if q.what == "repeat":
+            return Ruling(q, "answer", [self.last_said or "I haven't said anything yet."])
+        if q.what == "help":
+            return Ruling(q, "answer", [phrases.HELP])
+        pre = self._settle()
+        s = self.game.state
+        if q.what == "turn":
+            answer = phrases.GAME_OVER if s.over else f"It's {s.players[s.current]}'s turn."
+        elif q.what == "stock":
+            answer = f"{phrases.cards(s.stock).capitalize()} left in the stock."
+        elif q.what == "score":
+            parts = [f"{p} {phrases.books(len(s.books[i]), s.rules.book_size)}" for i, p in enumerate(s.players)]
+            answer = "Score: " + ", ".join(parts) + "."
+        elif q.what == "books":
+            down = [
+                f"{p}: {phrases.join([r.plural for r in s.books[i]])}"
+                for i, p in enumerate(s.players) if s.books[i]
+            ]
+            answer = ("Down: " + "; ".join(down) + ".") if down else "No books are down yet."
+        elif q.what == "hand":
+            try:
+                name = self._name(q.player) if q.player else s.players[s.current]
+            except IllegalActionError as error:
+                return Ruling(q, error.code, pre + [error.reason], changed=bool(pre))
+            answer = f"{name} has {phrases.cards(s.hands[s.index(name)])}."
+        else:  # last
+            answer = self._last_ask(q.player)
+        return Ruling(q, "answer", pre + [answer], changed=bool(pre))
+
+    def _last_ask(self, player: str | None) -> str:
+        s = self.game.state
+        if player is not None:
+            seat = s.index(player)
+            if seat < 0:
+                return f"{player} isn't playing."
+            ex = s.last_asks.get(seat)
+            if ex is None:
+                return f"{s.players[seat]} hasn't asked for anything yet."
+        else:
+            asks = [step.action for step in self.game.history if isinstance(step.action, AskAction)]
+            if not asks:
+                return "Nobody has asked for anything yet."
+            last = asks[-1]
+            return f"{last.asker} asked {last.target} for {last.rank.plural}."
+        return f"{s.players[seat]} last asked {s.players[ex.target]} for {ex.rank.plural}."
+
+    def _undo(self, intent: Undo) -> Ruling:
+        popped = self.game.undo()
+        if not popped:
+            return Ruling(intent, "nothing-to-undo", ["There's nothing to undo."])
+        self.log.append({"undo": len(popped)})
+        said = popped[-1]
+        return Ruling(intent, "ok", [f"Took back: {describe(said.action)}."], changed=True)
+
+    def _correct(self, intent: Correct) -> Ruling:
+        game = self.game
+        slots = {k: v for k, v in (("rank", intent.rank), ("target", intent.target), ("count", intent.count),
+                                   ("player", intent.player)) if v is not None}
+        history = game.history
+        index = None
+        for i in range(len(history) - 1, -1, -1):
+            action = history[i].action
+            if _accepts(action, slots):
+                index = i
+                break
+            if isinstance(action, AskAction):
+                break  # corrections stay within the last exchange
+        if index is None:
+            return Ruling(intent, "nothing-to-correct", ["There's nothing to correct."])
+        popped = [game.pop() for _ in range(len(history) - index)][::-1]
+        pushed = 0
+        try:
+            fixed = _with_slots(popped[0].action, slots, game)
+            game.check(fixed)
+            replayed = [Step(fixed, True, popped[0].text)] + popped[1:]
+            for step in replayed:
+                if step.said:
+                    game.check(step.action)
+                elif not game.needs_settle():
+                    continue
+                game.push(step.action, text=step.text)
+                pushed += 1
+        except IllegalActionError as error:
+            for _ in range(pushed):
+                game.pop()
+            game.replay(popped)
+            return Ruling(intent, error.code, [f"Can't correct that: {error.reason}"])
+        self.log.append({"undo": len(popped)})
+        for step in game.history[index:]:
+            self.log.append({"push": str(step.action), **({"text": step.text} if step.text is not None else {})})
+        return Ruling(intent, "ok", [f"Corrected: {describe(fixed)}."], changed=True)
+
+
+def _accepts(action: Action, slots: dict[str, Any]) -> bool:
+    if isinstance(action, AskAction):
+        return set(slots) <= {"rank", "target"}
+    if isinstance(action, AnswerAction):
+        return set(slots) == {"count"}
+    if isinstance(action, BookAction):
+        return set(slots) <= {"rank", "player"}
+    if isinstance(action, HandAction):
+        return set(slots) <= {"count", "player"}
+    return False
+
+
+def _with_slots(action: Action, slots: dict[str, Any], game: Game) -> Action:
+    def name(n: str) -> str:
+        seat = game.state.index(n)
+        if seat < 0:
+            raise IllegalActionError(f"{n} isn't playing.", code="unknown-player")
+        return game.state.players[seat]
+
+    changes = {k: (name(v) if k in ("target", "player") else v) for k, v in slots.items()}
+    if isinstance(action, AskAction) and "rank" in changes and action.card is not None:
+        changes["card"] = replace(action.card, rank=changes["rank"])
+    return replace(action, **changes)  # type: ignore[type-var]
+
+
+def describe(action: Action) -> str:
+    """A short description of an action for "took back …" and "corrected: …"."""
+    if isinstance(action, AskAction):
+        wanted = action.card.spoken() if action.card else action.rank.plural
+        return f"{action.asker} asks {action.target} for {wanted}"
+    if isinstance(action, AnswerAction):
+        return "yes" if action.count is None else f"yes, {phrases.number(action.count)}"
+    if isinstance(action, GoFishAction):
+        return "go fish"
+    if isinstance(action, LuckyAction):
+        return "lucky fish"
+    if isinstance(action, BookAction):
+        return f"{action.player}'s book of {action.rank.plural}"
+    if isinstance(action, OutAction):
+        return f"{action.player} is out of cards"
+    if isinstance(action, HandAction):
+        return f"{action.player} has {phrases.cards(action.count)}"
+    return "the turn passing"
+
+
+
