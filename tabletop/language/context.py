@@ -1,0 +1,58 @@
+"""The game as the language layer needs it: who plays, whose turn, what is pending.
+
+The table builds a :class:`Context` from the referee's public state; :func:`understand` uses it
+to choose between readings ("two" is a count when an ask is pending, a rank otherwise) and the
+grammar uses it to restrict what a recogniser listens for.
+
+>>> Context(players=("Ana", "Ben"), current="Ana", phase="ask").askable_for("Ana")
+frozenset({'Ben'})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tabletop.cards import Rank
+
+__all__ = ["Context", "PHASES", "ASKING_RULES"]
+
+PHASES = ("setup", "ask", "answer", "count", "after_hit", "after_miss", "confirm", "over")
+"""setup: no game yet · ask: waiting for the current player's ask · answer: an ask is pending ·
+count: the target said yes without a count · after_hit: cards just moved to the asker ·
+after_miss: the asker just drew · confirm: tabletop asked a yes/no question · over: game over."""
+
+ASKING_RULES = ("hold-rank", "any-rank", "specific-card")
+
+
+@dataclass(frozen=True)
+class Context:
+    players: tuple[str, ...] = ()
+    current: str | None = None
+    phase: str = "setup"
+    asker: str | None = None
+    target: str | None = None
+    rank: Rank | None = None
+    booked: frozenset[Rank] = field(default_factory=frozenset)
+    askable: frozenset[str] = field(default_factory=frozenset)
+    """Players who can be asked now (not out, holding cards). Empty means "everyone but the asker"."""
+    asking: str = "hold-rank"
+
+    def __post_init__(self) -> None:
+        if self.phase not in PHASES:
+            raise ValueError(f"unknown phase {self.phase!r}; one of {', '.join(PHASES)}")
+        if self.asking not in ASKING_RULES:
+            raise ValueError(f"unknown asking rule {self.asking!r}; one of {', '.join(ASKING_RULES)}")
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "booked", frozenset(self.booked))
+        object.__setattr__(self, "askable", frozenset(self.askable))
+
+    def askable_for(self, asker: str | None) -> frozenset[str]:
+        """Who ``asker`` (the current player when None) may ask now."""
+        asker = asker or self.current
+        pool = self.askable or frozenset(self.players)
+        return frozenset(p for p in pool if p != asker)
+
+    @classmethod
+    def whole(cls, players: tuple[str, ...] | list[str] = ()) -> "Context":
+        """No game knowledge: every intent is as likely as the vocabulary says (``hear --players``)."""
+        return cls(players=tuple(players), phase="ask")

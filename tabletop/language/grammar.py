@@ -1,0 +1,369 @@
+"""Recogniser grammars compiled from the same templates the parser matches.
+
+* :func:`jsgf` — a JSGF grammar for PocketSphinx 5 (public rule ``<command>``), compact: one rule per
+  intent, list and shared rule, referenced rather than expanded.
+* :func:`vosk_phrases` — the phrase list for ``KaldiRecognizer(model, rate, json.dumps(phrases))``.
+  Vosk estimates a *bigram* model from the phrases (``Recognizer::UpdateGrammarFst``, order 2, no
+  backoff arcs), so what constrains it is the set of word pairs, not the set of sentences. The list
+  is the smallest sample of full template sentences (seeded, deterministic) that covers every word
+  pair — including sentence start and end — the templates can produce, plus ``"[unk]"``.
+* :func:`words` — every word any grammar can emit (for adding pronunciations: "cho", "priya").
+* :func:`sample_sentences` — random ``(sentence, intent)`` pairs from the templates, for round-trip
+  tests and synthesized test audio.
+
+With a :class:`~tabletop.language.context.Context`, intents unlikely in the phase (phase cost >=
+``phases.drop`` in vocabulary.yaml) are left out, an ask's target is one of ``context.askable`` and
+its rank is not booked. With ``context=None`` the whole vocabulary is compiled.
+
+>>> "public <command>" in jsgf(["Ana", "Ben"])
+True
+>>> "[unk]" in vosk_phrases(["Ana", "Ben"])
+True
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from tabletop.language.expression import Alt, Expression, RuleRef, Seq, Slot, Word
+from tabletop.language.normalise import normalise
+from tabletop.language.parser import _build_intent
+from tabletop.language.vocabulary import Template, Vocabulary, load_vocabulary
+from tabletop.referee.intents import Intent
+
+if TYPE_CHECKING:
+    from tabletop.language.context import Context
+
+__all__ = ["jsgf", "vosk_phrases", "words", "sample_sentences", "FILLERS"]
+
+FILLERS = ("um", "uh", "okay", "hey", "so", "well", "oh")
+"""Filler words a grammar accepts before a command (all are skip words of the vocabulary)."""
+
+_RANK_LISTS_FILTERED_IN = {"ask"}
+
+
+@dataclass(frozen=True)
+class _Choice:
+    words: tuple[str, ...]
+    out: Any
+
+
+class _Compiled:
+    """Templates and list values resolved for a set of players and an optional context."""
+
+    def __init__(self, players: Sequence[str], context: "Context | None", vocab: Vocabulary | None = None) -> None:
+        self.vocab = vocab or load_vocabulary()
+        self.context = context
+        names = [p for p in players if isinstance(p, str) and normalise(p, self.vocab)]
+        if context is not None and not names:
+            names = list(context.players)
+        self.players = tuple(dict.fromkeys(names))
+        self.templates: list[Template] = [
+            t for t in self.vocab.templates
+            if context is None or self.vocab.phase_cost(context.phase, t.intent) < self.vocab.phase_drop
+        ]
+        self.player_choices = [_Choice(normalise(p, self.vocab), p) for p in self.players]
+        askable = self.player_choices
+        if context is not None and context.askable:
+            askable = [c for c in self.player_choices if c.out in context.askable] or self.player_choices
+        self.target_choices = askable
+
+    # the values a slot can take in a template of `intent`
+    def choices(self, slot: Slot, intent: str) -> list[_Choice]:
+        wl = self.vocab.lists[slot.list_name]
+        if wl.runtime:
+            if intent == "ask" and slot.slot == "target":
+                return self.target_choices
+            return self.player_choices
+        if wl.repeat:
+            return []  # handled by the caller
+        out = [_Choice(words, v.out) for v in wl.values for words in v.words]
+        if self.context is not None and intent in _RANK_LISTS_FILTERED_IN and slot.slot == "rank" and self.context.booked:
+            booked = {r.symbol for r in self.context.booked}
+            out = [c for c in out if str(c.out) not in booked] or out
+        return out
+
+    def list_key(self, slot: Slot, intent: str) -> str:
+        wl = self.vocab.lists[slot.list_name]
+        if wl.runtime:
+            return "target" if (intent == "ask" and slot.slot == "target" and self.target_choices is not self.player_choices) else "player"
+        if wl.repeat:
+            return "names"
+        if self.context is not None and intent in _RANK_LISTS_FILTERED_IN and slot.slot == "rank" and self.context.booked:
+            return f"{slot.list_name}_open"
+        return slot.list_name
+
+
+# ----------------------------------------------------------------------------------------------
+# JSGF
+
+
+def _jsgf_name(name: str) -> str:
+    return re.sub(r"[^a-z0-9_]", "_", name.lower())
+
+
+def _jsgf_expr(expr: Expression, intent: str, comp: _Compiled, used: dict[str, list[_Choice] | None]) -> str:
+    if isinstance(expr, Word):
+        return expr.text
+    if isinstance(expr, Seq):
+        if not expr.items:
+            return "<NULL>"
+        return " ".join(_jsgf_expr(item, intent, comp, used) for item in expr.items)
+    if isinstance(expr, Alt):
+        options = [o for o in expr.options if not (isinstance(o, Seq) and not o.items)]
+        inner = " | ".join(_jsgf_expr(o, intent, comp, used) for o in options)
+        return f"[{inner}]" if len(options) < len(expr.options) else f"({inner})"
+    if isinstance(expr, RuleRef):
+        used.setdefault(f"r_{expr.name}", None)
+        return f"<r_{_jsgf_name(expr.name)}>"
+    if isinstance(expr, Slot):
+        key = comp.list_key(expr, intent)
+        if key == "names":
+            used.setdefault("player", comp.player_choices)
+            used["names"] = None
+        else:
+            used.setdefault(key, comp.choices(expr, intent))
+        return f"<{_jsgf_name(key)}>"
+    raise TypeError(expr)  # pragma: no cover
+
+
+def _alternatives(choices: Sequence[_Choice]) -> str:
+    forms = sorted({" ".join(c.words) for c in choices})
+    return " | ".join(forms) if forms else "<VOID>"
+
+
+def jsgf(players: Sequence[str], context: "Context | None" = None, *, name: str = "tabletop") -> str:
+    """A JSGF grammar (public rule ``<command>``) for PocketSphinx 5.
+
+    All words are lowercase; player names are normalised the way the parser normalises them.
+    """
+    comp = _Compiled(players, context)
+    used: dict[str, list[_Choice] | None] = {}
+    intent_rules: dict[str, list[str]] = {}
+    for template in comp.templates:
+        intent_rules.setdefault(template.intent, []).append(_jsgf_expr(template.expression, template.intent, comp, used))
+    # rules reached from rules
+    pending = [k[2:] for k in list(used) if k.startswith("r_")]
+    rule_bodies: dict[str, str] = {}
+    while pending:
+        rule = pending.pop()
+        if rule in rule_bodies:
+            continue
+        before = set(used)
+        rule_bodies[rule] = _jsgf_expr(comp.vocab.rules[rule], "", comp, used)
+        pending.extend(k[2:] for k in set(used) - before if k.startswith("r_"))
+    lines = ["#JSGF V1.0;", "", f"grammar {_jsgf_name(name)};", ""]
+    lines.append(f"public <command> = [{' | '.join(FILLERS)}] (" + " | ".join(f"<i_{_jsgf_name(i)}>" for i in intent_rules) + ");")
+    lines.append("")
+    for intent, bodies in intent_rules.items():
+        lines.append(f"<i_{_jsgf_name(intent)}> = " + "\n    | ".join(f"({b})" for b in bodies) + ";")
+    for rule, body in sorted(rule_bodies.items()):
+        lines.append(f"<r_{_jsgf_name(rule)}> = {body};")
+    for key, choices in sorted(used.items()):
+        if key.startswith("r_"):
+            continue
+        if key == "names":
+            lines.append("<names> = <player> [and] <player> ([and] <player>)*;")
+        else:
+            lines.append(f"<{_jsgf_name(key)}> = {_alternatives(choices or [])};")
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# sampling
+
+
+def _sample(expr: Expression, intent: str, comp: _Compiled, rng: random.Random,
+            words: list[str], slots: list[tuple[str, Any]]) -> bool:
+    if isinstance(expr, Word):
+        words.append(expr.text)
+        return True
+    if isinstance(expr, Seq):
+        return all(_sample(item, intent, comp, rng, words, slots) for item in expr.items)
+    if isinstance(expr, Alt):
+        return _sample(rng.choice(expr.options), intent, comp, rng, words, slots)
+    if isinstance(expr, RuleRef):
+        return _sample(comp.vocab.rules[expr.name], intent, comp, rng, words, slots)
+    if isinstance(expr, Slot):
+        wl = comp.vocab.lists[expr.list_name]
+        if wl.repeat:
+            pool = list(comp.player_choices)
+            if len(pool) < wl.min:
+                return False
+            chosen = rng.sample(pool, rng.randint(wl.min, min(len(pool), 4)))
+            for i, choice in enumerate(chosen):
+                if i == len(chosen) - 1:
+                    words.append("and")
+                words.extend(choice.words)
+            slots.append((expr.slot, tuple(c.out for c in chosen)))
+            return True
+        choices = comp.choices(expr, intent)
+        if not choices:
+            return False
+        choice = rng.choice(choices)
+        words.extend(choice.words)
+        slots.append((expr.slot, choice.out))
+        return True
+    raise TypeError(expr)  # pragma: no cover
+
+
+def _sample_template(template: Template, comp: _Compiled, rng: random.Random) -> tuple[str, Intent] | None:
+    for _ in range(8):
+        words: list[str] = []
+        slots: list[tuple[str, Any]] = []
+        if not _sample(template.expression, template.intent, comp, rng, words, slots):
+            return None
+        intent = _build_intent(template, slots)
+        if intent is not None and words:
+            return " ".join(words), intent
+    return None
+
+
+def sample_sentences(players: Sequence[str], n: int = 100, seed: int = 0,
+                     context: "Context | None" = None) -> list[tuple[str, Intent]]:
+    """``n`` random ``(sentence, intent)`` pairs, every template in turn, deterministic for a seed.
+
+    Sentences are lowercase words as a recogniser would emit them: "ben do you have any sevens".
+    """
+    comp = _Compiled(players, context)
+    rng = random.Random(seed)
+    templates = list(comp.templates)
+    out: list[tuple[str, Intent]] = []
+    if not templates or n <= 0:
+        return out
+    order = templates[:]
+    attempts = 0
+    while len(out) < n and attempts < n * 4:
+        if attempts % len(order) == 0:
+            rng.shuffle(order)
+        template = order[attempts % len(order)]
+        attempts += 1
+        sample = _sample_template(template, comp, rng)
+        if sample is not None:
+            out.append(sample)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Vosk
+
+
+def _bigrams(sentence: Sequence[str]) -> set[tuple[str, str]]:
+    seq = ["<s>", *sentence, "</s>"]
+    return set(zip(seq, seq[1:]))
+
+
+def _template_bigrams(expr: Expression, intent: str, comp: _Compiled) -> tuple[set[tuple[str, str]], set[str], set[str], bool]:
+    """(pairs inside, first words, last words, can be empty) of an expression: the bigrams it can make."""
+    if isinstance(expr, Word):
+        return set(), {expr.text}, {expr.text}, False
+    if isinstance(expr, RuleRef):
+        return _template_bigrams(comp.vocab.rules[expr.name], intent, comp)
+    if isinstance(expr, Slot):
+        wl = comp.vocab.lists[expr.list_name]
+        if wl.repeat:
+            choices = comp.player_choices
+            pairs: set[tuple[str, str]] = set()
+            first = {c.words[0] for c in choices}
+            last = {c.words[-1] for c in choices}
+            for c in choices:
+                pairs |= set(zip(c.words, c.words[1:]))
+            pairs |= {(a, b) for a in last for b in first if a != b} | {(a, "and") for a in last} | {("and", b) for b in first}
+            return pairs, first, last, False
+        choices = comp.choices(expr, intent)
+        pairs = set()
+        for c in choices:
+            pairs |= set(zip(c.words, c.words[1:]))
+        return pairs, {c.words[0] for c in choices}, {c.words[-1] for c in choices}, False
+    if isinstance(expr, Alt):
+        pairs, first, last, empty = set(), set(), set(), False
+        for option in expr.options:
+            p, f, lw, e = _template_bigrams(option, intent, comp)
+            pairs |= p
+            first |= f
+            last |= lw
+            empty = empty or e
+        return pairs, first, last, empty
+    if isinstance(expr, Seq):
+        pairs, first, last, empty = set(), set(), set(), True
+        for item in expr.items:
+            p, f, lw, e = _template_bigrams(item, intent, comp)
+            pairs |= p
+            pairs |= {(a, b) for a in last for b in f}
+            if empty:
+                first |= f
+            last = (last | lw) if e else lw
+            empty = empty and e
+        return pairs, first, last, empty
+    raise TypeError(expr)  # pragma: no cover
+
+
+def grammar_bigrams(players: Sequence[str], context: "Context | None" = None) -> set[tuple[str, str]]:
+    """Every word pair (with "<s>" and "</s>") the templates can produce: what a Vosk list must cover."""
+    comp = _Compiled(players, context)
+    out: set[tuple[str, str]] = set()
+    for template in comp.templates:
+        pairs, first, last, _ = _template_bigrams(template.expression, template.intent, comp)
+        out |= pairs | {("<s>", f) for f in first} | {(lw, "</s>") for lw in last}
+    return out
+
+
+def vosk_phrases(players: Sequence[str], context: "Context | None" = None, *, seed: int = 0,
+                 max_tries: int = 400) -> list[str]:
+    """Full sentences covering every word pair of the templates, then ``"[unk]"``.
+
+    Deterministic for a seed. Each template is sampled until ``max_tries`` samples in a row add no
+    new pair; only samples that add a pair are kept.
+    """
+    comp = _Compiled(players, context)
+    rng = random.Random(seed)
+    covered: set[tuple[str, str]] = set()
+    phrases: list[str] = []
+    for template in comp.templates:
+        pairs, first, last, _ = _template_bigrams(template.expression, template.intent, comp)
+        wanted = pairs | {("<s>", f) for f in first} | {(lw, "</s>") for lw in last}
+        misses = 0
+        while misses < max_tries and not wanted <= covered:
+            words: list[str] = []
+            if not _sample(template.expression, template.intent, comp, rng, words, []) or not words:
+                break
+            new = _bigrams(words) - covered
+            if new:
+                covered |= new
+                phrases.append(" ".join(words))
+                misses = 0
+            else:
+                misses += 1
+    phrases = list(dict.fromkeys(phrases))
+    phrases.append("[unk]")
+    return phrases
+
+
+def words(players: Sequence[str], context: "Context | None" = None) -> set[str]:
+    """Every word any grammar (JSGF or Vosk) built for these players can emit."""
+    comp = _Compiled(players, context)
+    out: set[str] = set(FILLERS) | {"and"}
+
+    def walk(expr: Expression, intent: str) -> None:
+        if isinstance(expr, Word):
+            out.add(expr.text)
+        elif isinstance(expr, Seq):
+            for item in expr.items:
+                walk(item, intent)
+        elif isinstance(expr, Alt):
+            for option in expr.options:
+                walk(option, intent)
+        elif isinstance(expr, RuleRef):
+            walk(comp.vocab.rules[expr.name], intent)
+        elif isinstance(expr, Slot):
+            wl = comp.vocab.lists[expr.list_name]
+            choices = comp.player_choices if wl.repeat else comp.choices(expr, intent)
+            for c in choices:
+                out.update(c.words)
+
+    for template in comp.templates:
+        walk(template.expression, template.intent)
+    return out
