@@ -22,7 +22,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        module = importlib.import_module(f"tabletop.cli.{name}")
+        try:
+            module = importlib.import_module(f"tabletop.cli.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"tabletop.cli.{name}":
+                raise
+            continue  # a subcommand this installation does not have
         module.add_parser(sub).set_defaults(_run=module.run)
     return parser
 

@@ -438,7 +438,8 @@ def _apply_book(s: State, a: BookAction) -> list[str]:
     if s.phase is Phase.AFTER_MISS and ex is not None and ex.asker == p and ex.drew:
         s.exchange = replace(ex, drew_book=True)
     kind = "pair" if size == 2 else "book"
-    return [f"{s.players[p]} lays down a {kind} of {a.rank.plural}: {phrases.books(len(s.books[p]), size)}."]
+    return [f"{s.players[p]} lays down a {kind} of {a.rank.plural}. "
+            f"{s.players[p]} has {phrases.books(len(s.books[p]), size)}."]
 
 
 def _apply_out(s: State, a: OutAction) -> list[str]:

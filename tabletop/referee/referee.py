@@ -14,7 +14,7 @@ appended to :attr:`Referee.log` for the journal.
 >>> ref.handle(Answer(count=2)).text
 'Ben gives Ana two sevens.'
 >>> ref.handle(Query("turn")).text
-"Ana, ask again. It's Ana's turn."
+'Ana, ask again.'
 """
 
 from __future__ import annotations
@@ -225,6 +225,8 @@ class Referee:
         pre = self._settle()
         s = self.game.state
         if q.what == "turn":
+            if pre and not s.over:
+                return Ruling(q, "answer", pre, changed=True)  # the settle just said whose turn it is
             answer = phrases.GAME_OVER if s.over else f"It's {s.players[s.current]}'s turn."
         elif q.what == "stock":
             answer = f"{phrases.cards(s.stock).capitalize()} left in the stock."

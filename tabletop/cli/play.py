@@ -1,0 +1,178 @@
+"""`tabletop play`: the game, from the microphone, typed lines (--text) or recordings (--audio)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+from platformdirs import user_data_dir
+
+from tabletop.errors import SetupError, TabletopError
+from tabletop.rules import CHOICES, PRESETS, Rules
+from tabletop.table import Reply, Table
+
+QUIET_SECONDS = 3.0  # a moment of quiet at a live table settles the exchange
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "play", help="referee a game (microphone, --text or --audio)",
+        description="Referee a game of Go Fish. Live from the microphone by default; --text reads typed "
+        "lines from standard input; --audio plays recorded utterances in order.",
+    )
+    p.add_argument("--players", nargs="+", metavar="NAME", help="players from the dealer's left; the first starts")
+    p.add_argument("--preset", choices=sorted(PRESETS), help="a named rule set")
+    p.add_argument("--rules", metavar="FILE.toml", help="a TOML file with a [rules] table")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help=f"one rule option (repeatable); keys: {', '.join(CHOICES)}")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--text", action="store_true", help="read typed utterances from standard input, one a line")
+    source.add_argument("--audio", nargs="+", metavar="FILE.wav", help="recorded utterances, played in order")
+    p.add_argument("--journal", metavar="PATH", help="the game's journal (default: a new file in the data folder)")
+    p.add_argument("--resume", metavar="PATH", help="continue the game a journal holds")
+    p.add_argument("--json", action="store_true", help="print one JSON object per event")
+    p.add_argument("--camera", metavar="N", help="camera index (or video file) to confirm laid books")
+    p.add_argument("--quiet", action="store_true", help="print instead of speaking")
+    p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
+    p.add_argument("--voice", help="text-to-speech voice id")
+    p.add_argument("--rate", type=int, help="text-to-speech words per minute")
+    p.add_argument("--seed", type=int, help="seed for first=random (reproducible games)")
+    p.add_argument("--no-fsync", action="store_true", help=argparse.SUPPRESS)
+    return p
+
+
+def default_journal(players: Iterable[str]) -> Path:
+    stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
+    return Path(user_data_dir("tabletop")) / "games" / f"{stamp}-{'-'.join(players)}.jsonl"
+
+
+def open_table(args: argparse.Namespace) -> Table:
+    eyes = _eyes(args.camera) if args.camera is not None else None
+    durable = not args.no_fsync
+    if args.resume:
+        if args.players or args.preset or args.rules or args.rule:
+            raise SetupError("--resume continues a journal with its own players and rules: leave those out")
+        return Table.resume(args.resume, durable=durable, eyes=eyes)
+    if not args.players:
+        raise SetupError("name the players: tabletop play --players Ana Ben Cho")
+    rules = Rules.build(args.preset, args.rules, args.rule)
+    journal = Path(args.journal) if args.journal else default_journal(args.players)
+    rng = random.Random(args.seed)
+    return Table.new(args.players, rules, journal, rng=rng, durable=durable, eyes=eyes)
+
+
+def run(args: argparse.Namespace) -> int:
+    table = open_table(args)
+    out = Output(args.json, voice=None if (args.quiet or args.text or args.json) else _voice(args))
+    try:
+        out.show(table.start())
+        if table.journal is not None and not args.json:
+            print(f"(journal: {table.journal.path})", file=sys.stderr)
+        if args.text:
+            for line in sys.stdin:
+                line = line.strip()
+                if not line:
+                    continue
+                out.show(table.hear_text(line), heard=line)
+                if table.stopped:
+                    break
+        elif args.audio:
+            _play_audio(table, args, out)
+        else:
+            _play_live(table, args, out)
+        if not table.stopped:
+            out.show(table.idle())
+    finally:
+        table.close()
+        out.close()
+    return 0
+
+
+class Output:
+    """Prints replies (plain sentences or JSON lines) and speaks them when a voice is given."""
+
+    def __init__(self, as_json: bool, voice: Any = None) -> None:
+        self.as_json = as_json
+        self.voice = voice
+
+    def show(self, replies: list[Reply], heard: str | None = None) -> None:
+        for reply in replies:
+            if self.as_json:
+                print(json.dumps(reply.event, ensure_ascii=False), flush=True)
+            else:
+                print(reply.text, flush=True)
+            if self.voice is not None and reply.text:
+                self.voice.say(reply.text)
+
+    def close(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
+
+
+def _voice(args: argparse.Namespace) -> Any:
+    from tabletop.speech.voice import Voice
+
+    return Voice(rate=args.rate, voice=args.voice, quiet=False)
+
+
+def _recogniser(args: argparse.Namespace) -> Any:
+    from tabletop.speech.recognisers import default_recogniser
+
+    return default_recogniser(None if args.engine == "auto" else args.engine)
+
+
+def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
+    from tabletop.speech.audio import read_wav
+
+    recogniser = _recogniser(args)
+    for path in args.audio:
+        try:
+            utterance = read_wav(path)
+        except TabletopError as error:
+            print(f"tabletop: {error.reason}", file=sys.stderr)
+            continue
+        transcript = recogniser.hear(utterance, table.context())
+        out.show(table.hear(transcript), heard=transcript.text)
+        if table.stopped:
+            break
+
+
+def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
+    from tabletop.speech.microphone import Microphone
+
+    recogniser = _recogniser(args)
+    with Microphone() as microphone:
+        if out.voice is not None:
+            out.voice.on_speaking(microphone.mute)
+        print("Listening. Say 'stop the game' to finish.", file=sys.stderr)
+        last = time.monotonic()
+        settled = True
+        while not table.stopped:
+            utterance = microphone.next_utterance(timeout=0.5)
+            if utterance is None:
+                if not settled and time.monotonic() - last >= QUIET_SECONDS:
+                    out.show(table.idle())
+                    settled = True
+                continue
+            transcript = recogniser.hear(utterance, table.context())
+            out.show(table.hear(transcript), heard=transcript.text)
+            last, settled = time.monotonic(), False
+
+
+def _eyes(camera: str) -> Any:
+    from tabletop.table import BookEyes
+    from tabletop.vision import Camera, check_book
+
+    source: int | str = int(camera) if camera.isdigit() else camera
+    cam = Camera(source)
+
+    def look(rank: Any, book_size: int) -> Any:
+        return check_book(rank, cam.frames(3), book_size=book_size)
+
+    return BookEyes(look)

@@ -1,0 +1,39 @@
+"""`tabletop state JOURNAL`: the public state of a journal's game (read only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from tabletop.journal import load
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser("state", help="the public state of a journal",
+                       description="Print the public state of the game a journal holds. The journal is not changed.")
+    p.add_argument("journal", metavar="JOURNAL")
+    p.add_argument("--json", action="store_true", help="print the state as JSON (PRODUCT.md section 5)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    loaded = load(args.journal)
+    for note in loaded.notes:
+        print(f"tabletop: {note}", file=sys.stderr)
+    state = loaded.game.public()
+    if args.json:
+        print(json.dumps(state, ensure_ascii=False))
+        return 0
+    print(f"Players: {', '.join(state['players'])}")
+    if state["over"]:
+        print(f"Game over. Winners: {', '.join(state['winners'])}")
+    else:
+        print(f"Turn: {state['current']}")
+    print(f"Stock: {state['stock']}")
+    for player in state["players"]:
+        books = ", ".join(state["books"][player]) or "none"
+        out = " (sits out)" if player in state["out"] else ""
+        print(f"  {player}: {state['hands'][player]} cards, books: {books}{out}")
+    return 0
