@@ -106,7 +106,7 @@ class Referee:
         question, self.question = self.question, None
         if question is not None:
             if isinstance(intent, Yes):
-                return self._push(intent, question.action, question.text, [])
+                return self._push(intent, question.action, question.text)
             if isinstance(intent, No):
                 return Ruling(intent, "ok", ["Okay, not recorded."])
         if isinstance(intent, Query):
@@ -125,25 +125,31 @@ class Referee:
             return Ruling(intent, error.code, [error.reason])
         if action is None:
             return Ruling(intent, "answer", [self._hand_answer(intent)])  # a hand count that matches
-        pre: list[str] = []
-        if isinstance(action, AskAction) or isinstance(action, OutAction):
-            pre = self._settle()
-            if self.game.state.over:
-                return Ruling(intent, "game-over", pre or [phrases.GAME_OVER], changed=bool(pre))
+        # An ask ends the open exchange: check it against the settled game. The settle is only
+        # kept if the ask is accepted, so a refused sentence changes nothing.
+        settling = isinstance(action, AskAction) and self.game.needs_settle()
+        if settling:
+            self.game.push(SettleAction())
         try:
-            doubts = self.game.check(action)
+            doubts = [] if self.game.state.over else self.game.check(action)
+            over = self.game.state.over
         except IllegalActionError as error:
-            return Ruling(intent, error.code, pre + [error.reason], changed=bool(pre))
+            return Ruling(intent, error.code, [error.reason])
+        finally:
+            if settling:
+                self.game.pop()
+        if over:
+            return Ruling(intent, "game-over", [phrases.GAME_OVER])
         if doubts:
             self.question = Question(action, text, doubts[0].question)
-            return Ruling(intent, "question", pre + [doubts[0].question + " Say yes to record it anyway."],
-                          changed=bool(pre))
-        ruling = self._push(intent, action, text, pre)
+            return Ruling(intent, "question", [doubts[0].question + " Say yes to record it anyway."])
+        ruling = self._push(intent, action, text)
         if isinstance(action, OutAction):
             ruling.say += self._settle()
         return ruling
 
-    def _push(self, intent: Intent, action: Action, text: str | None, pre: list[str]) -> Ruling:
+    def _push(self, intent: Intent, action: Action, text: str | None) -> Ruling:
+        pre = self._settle() if isinstance(action, AskAction) else []
         say = pre + self.game.push(action, text=text)
         self.log.append({"push": str(action), **({"text": text} if text is not None else {})})
         return Ruling(intent, "ok", say, changed=True)
