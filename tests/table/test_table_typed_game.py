@@ -67,8 +67,12 @@ def test_every_line_that_is_not_game_speech_gets_a_reason_and_changes_nothing(tm
     for event in events[4:]:
         assert event["say"], event
         assert not event["changed"], event
-    events2, _ = play(tmp_path, noise, journal="other.jsonl")
-    assert all(not e.get("changed") for e in events2[1:])
+    chatter = ["pass the salt please", "asdf qwerty", "🂡🂢🂣", "x" * 5000, "what's the weather like",
+               "Dan, got any sevens?", "\x00\x01", "sevens sevens sevens of of of"]
+    events2, fresh = play(tmp_path, chatter, journal="other.jsonl")
+    assert [e["code"] for e in events2[1:]] == ["unheard"] * len(chatter)
+    assert all(e["say"] and not e["changed"] for e in events2[1:])
+    assert len(fresh.read_text().splitlines()) == 1  # the header alone
     assert state(journal) == before
 
 
