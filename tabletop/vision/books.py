@@ -1,0 +1,89 @@
+"""Book confirmation: does the table show ``book_size`` cards of the claimed rank?
+
+Precision first: a book is confirmed only when, in most of the frames, ``book_size`` distinct
+cards of the rank are each read confidently. When every card in view is read confidently and
+there are too few of the rank, the claim is not confirmed, with what was seen. Anything else
+(no cards, blurred or covered cards) is unsure, with what to do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tabletop.cards import Rank
+from tabletop.vision.detection import Detection
+from tabletop.vision.pipeline import see
+from tabletop.vision.reader import Reader
+
+__all__ = ["BookCheck", "check_book", "describe", "SURE"]
+
+SURE = 0.8
+"""Confidence at or above which a read counts towards a verdict."""
+_MAX_OF_A_RANK = 4  # one deck has four cards of a rank
+_COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+UNCLEAR = "I can't see the cards clearly: spread them out."
+NOTHING = "I can't see any cards: lay the {plural} face up."
+
+
+@dataclass(frozen=True)
+class BookCheck:
+    """The verdict on a book claim: "confirmed", "not_confirmed" or "unsure", what was seen, and what to say."""
+
+    verdict: str
+    seen: list[Detection] = field(default_factory=list)
+    say: str = ""
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "say": self.say, "seen": [d.to_json() for d in self.seen]}
+
+
+def describe(detections: list[Detection], first: Rank | None = None) -> str:
+    """"I see three sevens and a six." — the confident reads, the claimed rank first."""
+    counts = Counter(d.rank for d in detections if d.rank is not None)
+    if not counts:
+        return "I see no cards I can read."
+    order = sorted(counts, key=lambda r: (r is not first, -counts[r], list(Rank).index(r)))
+    parts = [f"{_COUNT_WORDS[counts[r]] if counts[r] < len(_COUNT_WORDS) else counts[r]} {r.spoken(counts[r])}"
+             for r in order]
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"I see {text}."
+
+
+def _sure(detections: list[Detection]) -> list[Detection]:
+    return [d for d in detections if d.rank is not None and d.confidence >= SURE]
+
+
+def _distinct(matches: list[Detection]) -> bool:
+    """No two confidently read cards of the rank claim the same suit (a misread or a double count)."""
+    suits = [d.suit for d in matches if d.suit is not None]
+    return len(suits) == len(set(suits))
+
+
+def check_book(rank: Rank, frames: list[np.ndarray], book_size: int = 4, reader: Reader | None = None) -> BookCheck:
+    """Check a claimed book of ``rank`` against a few frames of the table."""
+    per_frame = [see(frame, reader) for frame in frames if frame is not None]
+    if not per_frame or not any(per_frame):
+        return BookCheck("unsure", [], NOTHING.format(plural=rank.plural))
+    full_frames = 0
+    best: list[Detection] = []
+    best_key: tuple = (-1, -1.0)
+    all_clear_short = 0
+    for detections in per_frame:
+        sure = _sure(detections)
+        matches = [d for d in sure if d.rank is rank]
+        key = (len(matches), float(sum(d.confidence for d in detections)))
+        if key > best_key:
+            best_key, best = key, detections
+        if book_size <= len(matches) <= _MAX_OF_A_RANK and _distinct(matches):
+            full_frames += 1
+        elif len(sure) == len(detections) and len(matches) < book_size:
+            all_clear_short += 1
+    needed = len(per_frame) // 2 + 1  # a majority of the frames
+    if full_frames >= needed and all_clear_short == 0:
+        return BookCheck("confirmed", best, f"I see {_COUNT_WORDS[book_size]} {rank.plural}.")
+    if all_clear_short >= needed and full_frames == 0:
+        return BookCheck("not_confirmed", best, describe(_sure(best), rank))
+    return BookCheck("unsure", best, UNCLEAR)

@@ -1,0 +1,202 @@
+"""Find face-up cards in a frame and warp each to a standard upright view.
+
+Cards are the pale, unsaturated, roughly 5:7 quadrilaterals of the frame. The finder
+thresholds a "paper" map (how bright and grey each pixel is, relative to its surroundings, so
+uneven light and any table colour work), takes the outer contours, and fits a quadrilateral
+to each (``approxPolyDP``, else ``minAreaRect``). A blob that is several cards lying edge to
+edge is split by eroding it until it comes apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+__all__ = ["VIEW_W", "VIEW_H", "CardQuad", "find_cards", "warp_card", "order_quad", "paper_mask"]
+
+VIEW_W, VIEW_H = 200, 280
+"""Size of the standard card view (portrait, 5:7)."""
+
+_WORK_SIZE = 640  # frames are analysed at most this wide (long side) for speed
+_ASPECT = 88 / 63
+_ASPECT_RANGE = (1.15, 1.75)
+_MIN_AREA = 0.004  # of the frame
+_MAX_AREA = 0.6
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """One card found in a frame: its four corners (clockwise, starting at a short edge) in frame pixels."""
+
+    corners: np.ndarray = field(compare=False)  # 4×2 float32
+    fill: float = 1.0  # how much of the quadrilateral the paper blob covers
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        """Axis-aligned bounding box (x, y, w, h) in frame pixels."""
+        x, y, w, h = cv2.boundingRect(self.corners.astype(np.float32))
+        return int(x), int(y), int(w), int(h)
+
+    @property
+    def area(self) -> float:
+        return float(cv2.contourArea(self.corners.astype(np.float32)))
+
+
+def order_quad(points: np.ndarray) -> np.ndarray:
+    """Order four points clockwise (image coordinates) starting at one end of a short edge."""
+    pts = np.asarray(points, np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
+    first = np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2])
+    second = np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3])
+    if first > second:  # make edge 0→1 a short edge: the card's top
+        pts = np.roll(pts, -1, axis=0)
+    # of the two short edges start at the one nearer the top of the frame (stable, not required)
+    if pts[0:2, 1].mean() > pts[2:4, 1].mean():
+        pts = np.roll(pts, 2, axis=0)
+    return np.ascontiguousarray(pts)
+
+
+def warp_card(frame: np.ndarray, quad: CardQuad | np.ndarray) -> np.ndarray:
+    """The card under ``quad`` warped to the standard ``VIEW_H`` × ``VIEW_W`` upright view."""
+    corners = quad.corners if isinstance(quad, CardQuad) else order_quad(quad)
+    target = np.array([[0, 0], [VIEW_W - 1, 0], [VIEW_W - 1, VIEW_H - 1], [0, VIEW_H - 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    return cv2.warpPerspective(frame, matrix, (VIEW_W, VIEW_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def paper_mask(small: np.ndarray) -> np.ndarray:
+    """Binary mask (uint8 0/255) of card-paper pixels: bright, grey and brighter than their surroundings."""
+    paper = small.min(axis=2).astype(np.float32)  # white and grey stay high; colours and dark go low
+    spread = small.max(axis=2).astype(np.float32) - paper
+    score = paper - 0.5 * spread
+    size = max(small.shape[:2])
+    background = cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+    score8 = np.clip(score, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(score8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    global_mask = score > max(otsu, 90)
+    local_mask = score > background + 20
+    mask = ((global_mask & local_mask) | (score > 235)).astype(np.uint8) * 255
+    k = 3
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return mask
+
+
+def _edge_mask(small: np.ndarray) -> np.ndarray:
+    """Closed regions bounded by strong edges (cards on pale tables, where paper alone merges)."""
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.Canny(gray, 40, 120)
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def _quad_aspect(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    first, second = sides[0] + sides[2], sides[1] + sides[3]
+    return max(first, second) / max(1e-6, min(first, second))
+
+
+def _fit_quads(contour: np.ndarray, frame_area: float) -> list[tuple[np.ndarray, float]]:
+    """A card-shaped quadrilateral for one blob (``approxPolyDP`` on its hull, else ``minAreaRect``)."""
+    hull = cv2.convexHull(contour)
+    area = cv2.contourArea(hull)
+    if not (_MIN_AREA * frame_area <= area <= _MAX_AREA * frame_area):
+        return []
+    for epsilon in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, epsilon * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            qarea = cv2.contourArea(quad)
+            if (cv2.isContourConvex(approx) and 0.9 < qarea / area < 1.08
+                    and _ASPECT_RANGE[0] <= _quad_aspect(quad) <= _ASPECT_RANGE[1]):
+                return [(quad, min(1.0, area / qarea))]
+            break
+        if len(approx) < 4:
+            break
+    rect = cv2.minAreaRect(hull)
+    (w, h) = rect[1]
+    if min(w, h) < 1:
+        return []
+    aspect = max(w, h) / min(w, h)
+    fill = area / (w * h)
+    if _ASPECT_RANGE[0] <= aspect <= _ASPECT_RANGE[1] and fill > 0.88:
+        return [(cv2.boxPoints(rect).astype(np.float32), fill)]
+    return []
+
+
+def _split(blob: np.ndarray, frame_area: float) -> list[tuple[np.ndarray, float]]:
+    """Split a blob of touching cards by eroding until its parts look like cards."""
+    for radius in (3, 6, 10, 15):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        eroded = cv2.erode(blob, kernel)
+        contours, _ = cv2.findContours(eroded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        found = []
+        for contour in contours:
+            part = np.zeros_like(blob)
+            cv2.drawContours(part, [contour], -1, 255, -1)
+            part = cv2.dilate(part, kernel) & blob
+            cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            if cs:
+                found += _fit_quads(max(cs, key=cv2.contourArea), frame_area)
+        if len(contours) > 1 and found:
+            return found
+    return []
+
+
+def _overlap(a: CardQuad, b: CardQuad) -> float:
+    ax, ay, aw, ah = a.box
+    bx, by, bw, bh = b.box
+    iw = max(0, min(ax + aw, bx + bw) - max(ax, bx))
+    ih = max(0, min(ay + ah, by + bh) - max(ay, by))
+    return iw * ih / max(1, min(aw * ah, bw * bh))
+
+
+def _paper_fraction(mask: np.ndarray, quad: np.ndarray) -> float:
+    """Fraction of a quad's margin band that is paper: card faces have pale margins."""
+    region = np.zeros_like(mask)
+    cv2.fillConvexPoly(region, quad.astype(np.int32), 255)
+    inner = cv2.erode(region, np.ones((7, 7), np.uint8))
+    band = (region > 0) & (inner == 0) | (region > 0)
+    return float((mask[band] > 0).mean()) if band.any() else 0.0
+
+
+def find_cards(frame: np.ndarray) -> list[CardQuad]:
+    """All face-up cards in a BGR frame, largest first."""
+    if frame is None or frame.ndim != 3 or frame.size == 0:
+        return []
+    h, w = frame.shape[:2]
+    scale = min(1.0, _WORK_SIZE / max(h, w))
+    small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    mask = paper_mask(small)
+    frame_area = float(mask.shape[0] * mask.shape[1])
+    candidates: list[CardQuad] = []
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < _MIN_AREA * frame_area:
+            continue
+        fitted = _fit_quads(contour, frame_area)
+        if not fitted and area > 1.6 * _MIN_AREA * frame_area:
+            blob = np.zeros_like(mask)
+            cv2.drawContours(blob, [contour], -1, 255, -1)
+            fitted = _split(blob, frame_area)
+        candidates += [CardQuad(order_quad(q), float(f)) for q, f in fitted]
+    # second source: regions closed by edges, kept only where they are mostly paper
+    edges = _edge_mask(small)
+    contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        if cv2.contourArea(contour) < _MIN_AREA * frame_area:
+            continue
+        for q, f in _fit_quads(contour, frame_area):
+            if _paper_fraction(mask, q) > 0.45:
+                candidates.append(CardQuad(order_quad(q), f * 0.99))
+    kept: list[CardQuad] = []
+    for cand in sorted(candidates, key=lambda q: -q.fill * q.area):
+        if all(_overlap(cand, other) < 0.5 for other in kept):
+            kept.append(cand)
+    quads = [CardQuad(order_quad(q.corners / scale), q.fill) for q in kept]
+    quads.sort(key=lambda q: -q.area)
+    return quads

@@ -1,0 +1,160 @@
+"""Cut the rank and suit glyphs out of a card's corner index and describe them with HOG.
+
+Shared by the build (which renders cards) and the reader (which sees real ones), so both see
+exactly the same features.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from tabletop.vision.finder import VIEW_H, VIEW_W
+
+__all__ = ["hog", "CornerGlyphs", "corner_glyphs", "rank_features", "suit_features", "card_corners"]
+
+_CORNER_W, _CORNER_H = int(0.27 * VIEW_W), int(0.36 * VIEW_H)
+_RANK_SIDE, _SUIT_SIDE = 32, 24
+
+
+def hog(image: np.ndarray, cell: int, bins: int = 9) -> np.ndarray:
+    """Histogram of oriented gradients (Dalal & Triggs: unsigned, 2×2-cell blocks, L2-Hys).
+
+    opencv-python 5 ships no ``cv2.HOGDescriptor`` (objdetect's HOG and ``cv2.ml`` moved to
+    contrib), so the histogramming is done here on OpenCV's Sobel gradients.
+    """
+    img = image.astype(np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    angle = np.mod(angle, 180.0)
+    position = angle / (180.0 / bins) - 0.5
+    low = np.floor(position).astype(np.int32)
+    frac = position - low
+    low %= bins
+    high = (low + 1) % bins
+    h, w = img.shape
+    cy, cx = h // cell, w // cell
+    cell_index = (np.arange(h)[:, None] // cell) * cx + (np.arange(w)[None, :] // cell)
+    hist = np.zeros((cy * cx, bins), np.float32)
+    np.add.at(hist, (cell_index.ravel(), low.ravel()), (magnitude * (1 - frac)).ravel())
+    np.add.at(hist, (cell_index.ravel(), high.ravel()), (magnitude * frac).ravel())
+    hist = hist.reshape(cy, cx, bins)
+    blocks = np.concatenate(
+        [hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2
+    ).reshape(-1, 4 * bins)
+    blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True) + 1e-6)
+    blocks = np.minimum(blocks, 0.2)
+    blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True) + 1e-6)
+    return blocks.ravel().astype(np.float32)
+
+
+@dataclass(frozen=True)
+class CornerGlyphs:
+    """The rank glyph (one or two characters) and suit pip found in one corner, as ink patches."""
+
+    rank: np.ndarray = field(compare=False)  # float32 ink (0 paper .. 1 ink), tight crop
+    suit: np.ndarray | None = field(compare=False)
+    redness: float  # how red the index ink is (-1 black .. +1 red)
+
+
+def card_corners(view: np.ndarray) -> list[np.ndarray]:
+    """The two index corners of a standard card view, each turned upright (top-left, then bottom-right)."""
+    top_left = view[:_CORNER_H, :_CORNER_W]
+    bottom_right = view[VIEW_H - _CORNER_H :, VIEW_W - _CORNER_W :][::-1, ::-1]
+    return [np.ascontiguousarray(top_left), np.ascontiguousarray(bottom_right)]
+
+
+def _ink(corner: np.ndarray) -> np.ndarray:
+    """Ink map 0..1: how far each pixel is from the paper colour (dark or coloured)."""
+    lowest = corner.min(axis=2).astype(np.float32)
+    paper = float(np.percentile(lowest, 90))
+    ink = (paper - lowest) / max(paper - float(lowest.min()), 40.0)
+    return np.clip(ink, 0, 1)
+
+
+def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
+    """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index."""
+    h, w = corner.shape[:2]
+    ink = _ink(corner)
+    binary = (ink > 0.45).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    parts = []
+    for i in range(1, count):
+        x, y, bw, bh, area = stats[i]
+        if area < 12 or bh < 0.09 * h or bh > 0.5 * h or bw > 0.75 * w:
+            continue
+        if x == 0 or y == 0 or (y + bh >= h and bh > 0.25 * h):  # the table past the card edge, a frame line
+            continue
+        if x > 0.65 * w:  # too far in: the picture frame or a pip, not the index column
+            continue
+        parts.append((int(x), int(y), int(bw), int(bh)))
+    if not parts:
+        return None
+    parts.sort(key=lambda p: p[1])
+    top = parts[0]
+    group = [p for p in parts if _same_line(top, p)]
+    gx0 = min(p[0] for p in group)
+    gy0 = min(p[1] for p in group)
+    gx1 = max(p[0] + p[2] for p in group)
+    gy1 = max(p[1] + p[3] for p in group)
+    if gx1 - gx0 > 0.8 * w:
+        return None
+    rank_patch = ink[gy0:gy1, gx0:gx1]
+    below = [p for p in parts if p[1] >= gy1 - 1 and p[1] < gy1 + 1.5 * (gy1 - gy0)
+             and p[0] < gx1 and p[0] + p[2] > gx0 and p not in group]
+    suit_patch = None
+    if below:
+        sx, sy, sw, sh = below[0]
+        suit_patch = ink[sy : sy + sh, sx : sx + sw]
+    mask = binary[gy0:gy1, gx0:gx1] > 0
+    pixels = corner[gy0:gy1, gx0:gx1][mask].astype(np.float32)
+    if len(pixels):
+        b, g, r = pixels[:, 0].mean(), pixels[:, 1].mean(), pixels[:, 2].mean()
+        redness = float(np.clip((r - max(g, b)) / 80.0, -1, 1))
+    else:
+        redness = 0.0
+    return CornerGlyphs(rank_patch, suit_patch, redness)
+
+
+def _same_line(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """True if b sits beside a on the same text line (the "1" and "0" of a ten)."""
+    if a == b:
+        return True
+    top, bottom = max(a[1], b[1]), min(a[1] + a[3], b[1] + b[3])
+    overlap = (bottom - top) / max(1, min(a[3], b[3]))
+    gap = max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2])
+    return overlap > 0.6 and gap < 0.6 * max(a[3], b[3]) and abs(a[3] - b[3]) < 0.35 * max(a[3], b[3])
+
+
+def _square(patch: np.ndarray, side: int) -> np.ndarray:
+    """Fit a patch into a side×side uint8 image, keeping its aspect, centred, with a margin."""
+    h, w = patch.shape
+    inner = side - 4
+    scale = inner / max(h, w)
+    nh, nw = max(1, int(round(h * scale))), max(1, int(round(w * scale)))
+    resized = cv2.resize(patch.astype(np.float32), (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((side, side), np.float32)
+    y0, x0 = (side - nh) // 2, (side - nw) // 2
+    canvas[y0 : y0 + nh, x0 : x0 + nw] = resized
+    return np.clip(canvas * 255, 0, 255).astype(np.uint8)
+
+
+def rank_features(glyphs: CornerGlyphs) -> np.ndarray:
+    """Feature vector of a rank glyph: HOG of the squared patch, its aspect and the ink colour."""
+    features = hog(_square(glyphs.rank, _RANK_SIDE), 8)
+    h, w = glyphs.rank.shape
+    extra = np.array([np.log(w / h), float(glyphs.rank.mean())], np.float32)
+    return np.concatenate([features, extra]).astype(np.float32)
+
+
+def suit_features(glyphs: CornerGlyphs) -> np.ndarray | None:
+    """Feature vector of a suit pip (HOG plus redness), or None when no pip was found."""
+    if glyphs.suit is None:
+        return None
+    features = hog(_square(glyphs.suit, _SUIT_SIDE), 6)
+    h, w = glyphs.suit.shape
+    extra = np.array([np.log(w / h), glyphs.redness], np.float32)
+    return np.concatenate([features, extra]).astype(np.float32)

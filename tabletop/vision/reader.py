@@ -1,0 +1,85 @@
+"""Read a card's rank (and suit) from the indices in both of its corners, with a confidence."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tabletop.cards import Rank, Suit
+from tabletop.errors import SetupError
+from tabletop.vision.glyphs import card_corners, corner_glyphs, rank_features, suit_features
+from tabletop.vision.mlp import Mlp
+from tabletop.vision.store import RANK_FILE, SUIT_FILE, model_dir
+
+__all__ = ["Reading", "Reader", "shipped_reader"]
+
+_ONE_CORNER_PENALTY = 0.8  # a single readable corner is less sure than two that agree
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one card view says: rank and suit (None if unreadable) and how sure the reader is (0..1)."""
+
+    rank: Rank | None
+    suit: Suit | None
+    confidence: float
+    corners_read: int = 0
+
+
+class Reader:
+    """Reads standard card views with the rank and suit perceptrons built by ``tabletop.vision.build``."""
+
+    def __init__(self, rank_model: Mlp, suit_model: Mlp) -> None:
+        self.rank_model = rank_model
+        self.suit_model = suit_model
+
+    @classmethod
+    def load(cls, folder: Path | None = None) -> "Reader":
+        """Load the reader from ``folder`` (default: the shipped ``models/cards/``).
+
+        :raises SetupError: if the model files are missing or damaged.
+        """
+        folder = folder or model_dir()
+        try:
+            return cls(Mlp.load(folder / RANK_FILE), Mlp.load(folder / SUIT_FILE))
+        except (OSError, KeyError, ValueError) as error:
+            raise SetupError(
+                f"the card reader is missing from {folder}: build it with `python -m tabletop.vision.build`",
+                code="no-vision-model",
+            ) from error
+
+    def read(self, view: np.ndarray) -> Reading:
+        """Read one standard (``VIEW_H`` × ``VIEW_W``) card view."""
+        rank_probs, suit_probs = [], []
+        for corner in card_corners(view):
+            glyphs = corner_glyphs(corner)
+            if glyphs is None:
+                continue
+            rank_probs.append(self.rank_model.probabilities(rank_features(glyphs))[0])
+            suit = suit_features(glyphs)
+            if suit is not None:
+                suit_probs.append(self.suit_model.probabilities(suit)[0])
+        if not rank_probs:
+            return Reading(None, None, 0.0, 0)
+        combined = np.mean(rank_probs, axis=0)
+        best = int(np.argmax(combined))
+        confidence = float(combined[best])
+        if len(rank_probs) == 1:
+            confidence *= _ONE_CORNER_PENALTY
+        rank = Rank.from_symbol(self.rank_model.classes[best])
+        suit = None
+        if suit_probs:
+            suit_combined = np.mean(suit_probs, axis=0)
+            suit_best = int(np.argmax(suit_combined))
+            if suit_combined[suit_best] >= 0.6:
+                suit = Suit(self.suit_model.classes[suit_best])
+        return Reading(rank, suit, round(confidence, 3), len(rank_probs))
+
+
+@functools.cache
+def shipped_reader() -> Reader:
+    """The shipped reader, loaded once."""
+    return Reader.load()

@@ -1,0 +1,51 @@
+"""Where the built card reader lives (``models/cards/``) and what is there."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+__all__ = ["MODEL_DIR", "RANK_FILE", "SUIT_FILE", "MANIFEST_FILE", "model_dir", "model_status"]
+
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "cards"
+"""The shipped reader: ``models/cards/`` at the root of the checkout."""
+RANK_FILE, SUIT_FILE, MANIFEST_FILE = "rank_reader.npz", "suit_reader.npz", "manifest.json"
+
+
+def model_dir() -> Path:
+    """The reader's folder: ``$TABLETOP_CARD_MODEL_DIR`` if set, else the shipped ``models/cards/``."""
+    override = os.environ.get("TABLETOP_CARD_MODEL_DIR")
+    return Path(override) if override else MODEL_DIR
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 16), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def model_status() -> dict:
+    """What ``tabletop models list/verify`` shows for the card reader.
+
+    ``{"name": "cards", "path": ..., "present": bool, "files": {name: sha256}, "built_from": str,
+    "verified": bool}`` — ``verified`` is true when every file's hash matches the build manifest.
+    """
+    folder = model_dir()
+    files = {name: _sha256(folder / name) for name in (RANK_FILE, SUIT_FILE, MANIFEST_FILE) if (folder / name).is_file()}
+    present = RANK_FILE in files and SUIT_FILE in files
+    built_from = "missing: run `python -m tabletop.vision.build`"
+    verified = False
+    if MANIFEST_FILE in files:
+        try:
+            manifest = json.loads((folder / MANIFEST_FILE).read_text())
+            built_from = manifest.get("built_from", built_from)
+            expected = manifest.get("sha256", {})
+            verified = present and all(files.get(name) == digest for name, digest in expected.items())
+        except (OSError, ValueError):
+            built_from = "manifest unreadable: rebuild with `python -m tabletop.vision.build`"
+    return {"name": "cards", "kind": "vision", "path": str(folder), "present": present, "files": files,
+            "sha256": files.get(RANK_FILE), "built_from": built_from, "verified": verified}

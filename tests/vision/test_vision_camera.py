@@ -1,0 +1,69 @@
+"""The camera path through cv2.VideoCapture, on MJPG video files the tests write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tabletop.errors import SetupError
+from tabletop.vision import Camera, is_dark
+from tabletop.vision.render import render_scene
+
+from vision_helpers import cards
+
+
+def _write_video(path: Path, frames: list[np.ndarray]) -> Path:
+    h, w = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (w, h))
+    assert writer.isOpened(), "OpenCV cannot write MJPG .avi here"
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+    return path
+
+
+def test_reads_frames_from_a_video_file_and_reports_when_it_stops(tmp_path: Path) -> None:
+    scene = render_scene(cards("7 of hearts", "7 of clubs"), np.random.default_rng(2), effects=0.3)
+    video = _write_video(tmp_path / "table.avi", [scene.image] * 3)
+    with Camera(str(video)) as camera:
+        frames = camera.frames(2)
+        assert len(frames) == 2 and frames[0].shape == scene.image.shape
+        assert np.abs(frames[0].astype(int) - scene.image.astype(int)).mean() < 12  # MJPG is lossy
+        camera.read()
+        with pytest.raises(SetupError) as stopped:
+            camera.read()
+        assert "stopped" in stopped.value.reason
+    with pytest.raises(SetupError):
+        camera.read()  # closed by the context manager
+
+
+def test_a_dark_frame_is_a_setup_error(tmp_path: Path) -> None:
+    dark = np.full((240, 320, 3), 8, np.uint8)
+    video = _write_video(tmp_path / "dark.avi", [dark] * 2)
+    assert is_dark(dark)
+    camera = Camera(str(video))
+    with pytest.raises(SetupError) as error:
+        camera.read()
+    assert "dark" in error.value.reason
+    camera.close()
+    camera.close()  # twice is fine
+
+
+def test_a_lit_table_is_not_dark() -> None:
+    scene = render_scene(cards("ace of spades"), np.random.default_rng(4))
+    assert not is_dark(scene.image)
+
+
+def test_a_missing_camera_is_a_setup_error() -> None:
+    with pytest.raises(SetupError) as error:
+        Camera(97)
+    assert "camera" in error.value.reason
+
+
+def test_a_missing_video_file_is_a_setup_error(tmp_path: Path) -> None:
+    with pytest.raises(SetupError) as error:
+        Camera(str(tmp_path / "nothing.avi"))
+    assert "nothing.avi" in error.value.reason

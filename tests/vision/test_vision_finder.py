@@ -1,0 +1,74 @@
+"""The finder on rendered scenes: every card found and warped upright, on many tables and lights."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tabletop.cards import Card
+from tabletop.vision.finder import VIEW_H, VIEW_W, find_cards, order_quad, warp_card
+from tabletop.vision.render import render_scene
+
+from vision_helpers import cards
+
+
+def _found(scene) -> int:
+    quads = find_cards(scene.image)
+    hits = 0
+    for truth in scene.cards:
+        centre = truth.quad.mean(axis=0)
+        side = float(np.linalg.norm(truth.quad[1] - truth.quad[0]))
+        if any(np.linalg.norm(q.corners.mean(axis=0) - centre) < 0.2 * side for q in quads):
+            hits += 1
+    return hits
+
+
+def test_order_quad_is_clockwise_from_a_short_edge() -> None:
+    landscape = np.array([[0, 0], [140, 0], [140, 100], [0, 100]], np.float32)
+    ordered = order_quad(landscape[[2, 0, 3, 1]])
+    edges = np.linalg.norm(np.roll(ordered, -1, axis=0) - ordered, axis=1)
+    assert edges[0] < edges[1]  # first edge is a short one: the card's top in the warped view
+    (ax, ay), (bx, by) = ordered[1] - ordered[0], ordered[2] - ordered[1]
+    cross = ax * by - ay * bx
+    assert cross > 0  # clockwise on screen: no mirrored views
+
+
+def test_one_card_is_found_and_warped_to_the_standard_view() -> None:
+    scene = render_scene(cards("7 of hearts"), np.random.default_rng(1), effects=0.5)
+    quads = find_cards(scene.image)
+    assert len(quads) == 1
+    view = warp_card(scene.image, quads[0])
+    assert view.shape == (VIEW_H, VIEW_W, 3)
+    assert view[VIEW_H // 2 - 20 : VIEW_H // 2 + 20, 10:40].mean() > 120  # paper, not table
+
+
+@pytest.mark.parametrize("count", [1, 2, 4, 6, 8])
+def test_cards_on_textured_tables_with_perspective_blur_glare_and_noise(count: int) -> None:
+    rng = np.random.default_rng(100 + count)
+    deck = Card.deck()
+    total = hits = 0
+    for _ in range(6):
+        chosen = [deck[i] for i in rng.choice(52, count, replace=False)]
+        scene = render_scene(chosen, rng, perspective=0.2, effects=1.0)
+        total += count
+        hits += _found(scene)
+    assert hits / total >= 0.9, f"found {hits} of {total}"
+
+
+def test_cards_laid_with_small_overlaps_are_still_found() -> None:
+    rng = np.random.default_rng(7)
+    deck = Card.deck()
+    total = hits = 0
+    for _ in range(8):
+        chosen = [deck[i] for i in rng.choice(52, 4, replace=False)]
+        scene = render_scene(chosen, rng, overlap=0.3)
+        total += 4
+        hits += _found(scene)
+    assert hits / total >= 0.8, f"found {hits} of {total}"
+
+
+def test_an_empty_table_has_no_cards() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        scene = render_scene([], rng)
+        assert find_cards(scene.image) == []
