@@ -5,8 +5,8 @@
 * :func:`vosk_phrases` — the phrase list for ``KaldiRecognizer(model, rate, json.dumps(phrases))``.
   Vosk estimates a *bigram* model from the phrases (``Recognizer::UpdateGrammarFst``, order 2, no
   backoff arcs), so what constrains it is the set of word pairs, not the set of sentences. The list
-  is the smallest sample of full template sentences (seeded, deterministic) that covers every word
-  pair — including sentence start and end — the templates can produce, plus ``"[unk]"``.
+  holds short full template sentences (deterministic), one through each word pair — sentence start
+  and end included — the templates can produce and no earlier sentence covered, plus ``"[unk]"``.
 * :func:`words` — every word any grammar can emit (for adding pronunciations: "cho", "priya").
 * :func:`sample_sentences` — random ``(sentence, intent)`` pairs from the templates, for round-trip
   tests and synthesized test audio.
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from tabletop.language.expression import Alt, Expression, RuleRef, Seq, Slot, Word
 from tabletop.language.normalise import normalise
-from tabletop.language.parser import _build_intent
+from tabletop.language.parser import Parser, _build_intent
 from tabletop.language.vocabulary import Template, Vocabulary, load_vocabulary
 from tabletop.referee.intents import Intent
 
@@ -223,10 +223,13 @@ def _sample_template(template: Template, comp: _Compiled, rng: random.Random) ->
 
 
 def sample_sentences(players: Sequence[str], n: int = 100, seed: int = 0,
-                     context: "Context | None" = None) -> list[tuple[str, Intent]]:
+                     context: "Context | None" = None, *, unambiguous: bool = False) -> list[tuple[str, Intent]]:
     """``n`` random ``(sentence, intent)`` pairs, every template in turn, deterministic for a seed.
 
     Sentences are lowercase words as a recogniser would emit them: "ben do you have any sevens".
+    Some sentences mean several things ("yes" is Yes or an answer, "i got two" an answer or a lucky
+    fish); the intent is the template's. With ``unambiguous=True`` only sentences whose cheapest
+    reading (by the parser, without context) is the template's intent are returned.
     """
     comp = _Compiled(players, context)
     rng = random.Random(seed)
@@ -235,6 +238,7 @@ def sample_sentences(players: Sequence[str], n: int = 100, seed: int = 0,
     if not templates or n <= 0:
         return out
     order = templates[:]
+    parser = Parser(comp.players, comp.vocab)
     attempts = 0
     while len(out) < n and attempts < n * 4:
         if attempts % len(order) == 0:
@@ -242,6 +246,10 @@ def sample_sentences(players: Sequence[str], n: int = 100, seed: int = 0,
         template = order[attempts % len(order)]
         attempts += 1
         sample = _sample_template(template, comp, rng)
+        if sample is not None and unambiguous:
+            best = parser.parse_candidates(sample[0])
+            if not best or best[0].intent != sample[1]:
+                continue
         if sample is not None:
             out.append(sample)
     return out
@@ -251,54 +259,130 @@ def sample_sentences(players: Sequence[str], n: int = 100, seed: int = 0,
 # Vosk
 
 
-def _bigrams(sentence: Sequence[str]) -> set[tuple[str, str]]:
-    seq = ["<s>", *sentence, "</s>"]
-    return set(zip(seq, seq[1:]))
+class _Nfa:
+    """A template as a word graph (Thompson construction): word edges and empty edges."""
 
+    def __init__(self, template: Template, comp: _Compiled) -> None:
+        self.comp = comp
+        self.intent = template.intent
+        self.n = 0
+        self.words: list[tuple[int, str, int]] = []
+        self.eps: dict[int, list[int]] = {}
+        self.start = self._state()
+        self.final = self._build(template.expression, self.start)
 
-def _template_bigrams(expr: Expression, intent: str, comp: _Compiled) -> tuple[set[tuple[str, str]], set[str], set[str], bool]:
-    """(pairs inside, first words, last words, can be empty) of an expression: the bigrams it can make."""
-    if isinstance(expr, Word):
-        return set(), {expr.text}, {expr.text}, False
-    if isinstance(expr, RuleRef):
-        return _template_bigrams(comp.vocab.rules[expr.name], intent, comp)
-    if isinstance(expr, Slot):
-        wl = comp.vocab.lists[expr.list_name]
-        if wl.repeat:
-            choices = comp.player_choices
-            pairs: set[tuple[str, str]] = set()
-            first = {c.words[0] for c in choices}
-            last = {c.words[-1] for c in choices}
-            for c in choices:
-                pairs |= set(zip(c.words, c.words[1:]))
-            pairs |= {(a, b) for a in last for b in first if a != b} | {(a, "and") for a in last} | {("and", b) for b in first}
-            return pairs, first, last, False
-        choices = comp.choices(expr, intent)
-        pairs = set()
-        for c in choices:
-            pairs |= set(zip(c.words, c.words[1:]))
-        return pairs, {c.words[0] for c in choices}, {c.words[-1] for c in choices}, False
-    if isinstance(expr, Alt):
-        pairs, first, last, empty = set(), set(), set(), False
-        for option in expr.options:
-            p, f, lw, e = _template_bigrams(option, intent, comp)
-            pairs |= p
-            first |= f
-            last |= lw
-            empty = empty or e
-        return pairs, first, last, empty
-    if isinstance(expr, Seq):
-        pairs, first, last, empty = set(), set(), set(), True
-        for item in expr.items:
-            p, f, lw, e = _template_bigrams(item, intent, comp)
-            pairs |= p
-            pairs |= {(a, b) for a in last for b in f}
-            if empty:
-                first |= f
-            last = (last | lw) if e else lw
-            empty = empty and e
-        return pairs, first, last, empty
-    raise TypeError(expr)  # pragma: no cover
+    def _state(self) -> int:
+        self.n += 1
+        return self.n - 1
+
+    def _eps(self, a: int, b: int) -> None:
+        self.eps.setdefault(a, []).append(b)
+
+    def _chain(self, words: Sequence[str], s: int) -> int:
+        for word in words:
+            e = self._state()
+            self.words.append((s, word, e))
+            s = e
+        return s
+
+    def _choices(self, choices: Sequence[_Choice], s: int) -> int:
+        end = self._state()
+        for choice in choices:
+            self._eps(self._chain(choice.words, s), end)
+        return end
+
+    def _build(self, expr: Expression, s: int) -> int:
+        if isinstance(expr, Word):
+            return self._chain((expr.text,), s)
+        if isinstance(expr, Seq):
+            for item in expr.items:
+                s = self._build(item, s)
+            return s
+        if isinstance(expr, Alt):
+            end = self._state()
+            for option in expr.options:
+                self._eps(self._build(option, s), end)
+            return end
+        if isinstance(expr, RuleRef):
+            return self._build(self.comp.vocab.rules[expr.name], s)
+        if isinstance(expr, Slot):
+            wl = self.comp.vocab.lists[expr.list_name]
+            if wl.repeat:  # name ([and] name)+
+                players = self.comp.player_choices
+                a = self._choices(players, s)
+                b = self._state()
+                self._eps(a, b)
+                self._eps(self._chain(("and",), a), b)
+                c = self._choices(players, b)
+                self._eps(c, a)
+                return c
+            return self._choices(self.comp.choices(expr, self.intent), s)
+        raise TypeError(expr)  # pragma: no cover
+
+    def closure(self, s: int) -> set[int]:
+        seen, todo = {s}, [s]
+        while todo:
+            for t in self.eps.get(todo.pop(), ()):
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        return seen
+
+    def _paths(self, source: int, forward: bool) -> dict[int, tuple[str, ...]]:
+        """Shortest word sequences from ``source`` to every state (forward) or from every state to it."""
+        out_edges: dict[int, list[tuple[int, str | None]]] = {}
+        for a, w, b in self.words:
+            x, y = (a, b) if forward else (b, a)
+            out_edges.setdefault(x, []).append((y, w))
+        for a, targets in self.eps.items():
+            for b in targets:
+                x, y = (a, b) if forward else (b, a)
+                out_edges.setdefault(x, []).append((y, None))
+        best: dict[int, tuple[str, ...]] = {source: ()}
+        frontier = [source]
+        while frontier:  # Dijkstra with unit/zero weights, small graphs
+            frontier.sort(key=lambda st: (len(best[st]), best[st]))
+            state = frontier.pop(0)
+            for nxt, w in out_edges.get(state, ()):
+                path = best[state] + ((w,) if w is not None else ())
+                if not forward and w is not None:
+                    path = (w,) + best[state]
+                if nxt not in best or (len(path), path) < (len(best[nxt]), best[nxt]):
+                    best[nxt] = path
+                    frontier.append(nxt)
+        return best
+
+    def cover(self) -> tuple[set[tuple[str, str]], list[tuple[str, ...]]]:
+        """Every bigram (with <s> and </s>), and a short sentence through each."""
+        to_state = self._paths(self.start, True)
+        to_final = self._paths(self.final, False)
+        closures = {st: self.closure(st) for st in range(self.n)}
+        by_source: dict[int, list[tuple[int, str, int]]] = {}
+        for edge in self.words:
+            by_source.setdefault(edge[0], []).append(edge)
+        pairs: set[tuple[str, str]] = set()
+        sentences: list[tuple[str, ...]] = []
+
+        def take(pair: tuple[str, str], sentence: tuple[str, ...]) -> None:
+            if pair not in pairs:
+                pairs.add(pair)
+                sentences.append(sentence)
+
+        for x in sorted(closures[self.start]):
+            for _, b, y in by_source.get(x, ()):
+                if y in to_final:
+                    take(("<s>", b), (b,) + to_final[y])
+        for u, a, v in self.words:
+            if u not in to_state:
+                continue
+            prefix = to_state[u] + (a,)
+            if self.final in closures[v]:
+                take((a, "</s>"), prefix)
+            for x in sorted(closures[v]):
+                for _, b, y in by_source.get(x, ()):
+                    if y in to_final:
+                        take((a, b), prefix + (b,) + to_final[y])
+        return pairs, sentences
 
 
 def grammar_bigrams(players: Sequence[str], context: "Context | None" = None) -> set[tuple[str, str]]:
@@ -306,37 +390,41 @@ def grammar_bigrams(players: Sequence[str], context: "Context | None" = None) ->
     comp = _Compiled(players, context)
     out: set[tuple[str, str]] = set()
     for template in comp.templates:
-        pairs, first, last, _ = _template_bigrams(template.expression, template.intent, comp)
-        out |= pairs | {("<s>", f) for f in first} | {(lw, "</s>") for lw in last}
+        out |= _Nfa(template, comp).cover()[0]
     return out
 
 
 def vosk_phrases(players: Sequence[str], context: "Context | None" = None, *, seed: int = 0,
-                 max_tries: int = 400) -> list[str]:
-    """Full sentences covering every word pair of the templates, then ``"[unk]"``.
+                 max_misses: int = 60) -> list[str]:
+    """Template sentences that together cover every word pair the templates can make, then ``"[unk]"``.
 
-    Deterministic for a seed. Each template is sampled until ``max_tries`` samples in a row add no
-    new pair; only samples that add a pair are kept.
+    Vosk counts pairs, so the list should not favour one value of a slot: sentences are first
+    sampled at random (seeded, deterministic), keeping those that add a pair, until ``max_misses``
+    samples in a row add none; then a shortest sentence through each pair still missing is added.
     """
     comp = _Compiled(players, context)
     rng = random.Random(seed)
     covered: set[tuple[str, str]] = set()
     phrases: list[str] = []
+
+    def offer(sentence: Sequence[str]) -> bool:
+        seq = ("<s>", *sentence, "</s>")
+        new = set(zip(seq, seq[1:])) - covered
+        if new and sentence:
+            covered.update(new)
+            phrases.append(" ".join(sentence))
+            return True
+        return False
+
     for template in comp.templates:
-        pairs, first, last, _ = _template_bigrams(template.expression, template.intent, comp)
-        wanted = pairs | {("<s>", f) for f in first} | {(lw, "</s>") for lw in last}
         misses = 0
-        while misses < max_tries and not wanted <= covered:
-            words: list[str] = []
-            if not _sample(template.expression, template.intent, comp, rng, words, []) or not words:
+        while misses < max_misses:
+            words_: list[str] = []
+            if not _sample(template.expression, template.intent, comp, rng, words_, []):
                 break
-            new = _bigrams(words) - covered
-            if new:
-                covered |= new
-                phrases.append(" ".join(words))
-                misses = 0
-            else:
-                misses += 1
+            misses = 0 if offer(words_) else misses + 1
+        for sentence in _Nfa(template, comp).cover()[1]:
+            offer(sentence)
     phrases = list(dict.fromkeys(phrases))
     phrases.append("[unk]")
     return phrases

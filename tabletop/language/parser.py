@@ -266,8 +266,8 @@ class _Run:
                 if q >= self.n:
                     continue
                 for end, name, cost2, _, _ in self._player(q, allow_new=True):
-                    if name not in names:
-                        extend(end, names + (name,), cost + c + cost2)
+                    # a repeated name is kept: the referee refuses it with a reason
+                    extend(end, names + (name,), cost + c + cost2)
 
         extend(p, (), 0.0)
         return results

@@ -248,6 +248,21 @@ def _expanded_nodes(expr: Expression, rules: Mapping[str, Expression]):  # type:
             yield node
 
 
+def _guaranteed_slots(expr: Expression) -> set[str]:
+    """The slots every sentence of ``expr`` fills (rules hold no slots)."""
+    if isinstance(expr, Slot):
+        return {expr.slot}
+    if isinstance(expr, Seq):
+        out: set[str] = set()
+        for item in expr.items:
+            out |= _guaranteed_slots(item)
+        return out
+    if isinstance(expr, Alt):
+        sets = [_guaranteed_slots(o) for o in expr.options]
+        return set.intersection(*sets) if sets else set()
+    return set()
+
+
 def _build(data: dict[str, Any], source: str) -> Vocabulary:
     lists = _build_lists(data.get("lists", {}), source)
 
@@ -297,7 +312,6 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
                     expr = parse_template(str(text))
                 except TemplateError as exc:
                     raise VocabularyError(f"{where}: {exc}") from None
-                said: set[str] = set()
                 for node in _expanded_nodes(expr, rules):
                     if isinstance(node, RuleRef) and node.name not in rules:  # pragma: no cover
                         raise VocabularyError(f"{where}: unknown rule <{node.name}>")
@@ -312,13 +326,12 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
                                     Rank.from_symbol(str(value.out))
                                 except ValueError:
                                     raise VocabularyError(f"{where}: list {node.list_name!r} value {value.out!r} is not a rank") from None
-                        said.add(node.slot)
                 for node in _walk(expr):
                     if isinstance(node, RuleRef) and node.name not in rules:
                         raise VocabularyError(f"{where}: unknown rule <{node.name}>; rules are {', '.join(rules)}")
-                missing = required - said - set(fixed)
+                missing = required - _guaranteed_slots(expr) - set(fixed)
                 if missing:
-                    raise VocabularyError(f"{where}: {cls.__name__} needs slot(s) {', '.join(sorted(missing))}")
+                    raise VocabularyError(f"{where}: {cls.__name__} needs slot(s) {', '.join(sorted(missing))} in every sentence")
                 templates.append(Template(intent, str(text), expr, tuple(fixed.items()), cost, len(templates)))
 
     skip = frozenset(w for item in data.get("skip_words", []) for w in _words(item, source, "skip_words"))
