@@ -21,7 +21,7 @@ QUIET_SECONDS = 3.0  # a moment of quiet at a live table settles the exchange
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
-    p = sub.add_parser(
+    p: argparse.ArgumentParser = sub.add_parser(
         "play", help="referee a game (microphone, --text or --audio)",
         description="Referee a game of Go Fish. Live from the microphone by default; --text reads typed "
         "lines from standard input; --audio plays recorded utterances in order.",

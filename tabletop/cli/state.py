@@ -11,7 +11,7 @@ from tabletop.journal import load
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
-    p = sub.add_parser("state", help="the public state of a journal",
+    p: argparse.ArgumentParser = sub.add_parser("state", help="the public state of a journal",
                        description="Print the public state of the game a journal holds. The journal is not changed.")
     p.add_argument("journal", metavar="JOURNAL")
     p.add_argument("--json", action="store_true", help="print the state as JSON (PRODUCT.md section 5)")

@@ -13,7 +13,7 @@ AskAction(asker='Ana', target='Ben', rank=Rank.SEVEN, card=None)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Callable, Union
 
 from tabletop.cards import Card, Rank, Suit
 from tabletop.errors import InvalidInputError
@@ -132,4 +132,4 @@ def parse_action(text: str) -> Action:
     raise InvalidInputError(f"not an action: {text!r}", code="bad-action")
 
 
-_NULLARY: dict[str, type] = {"gofish": GoFishAction, "lucky": LuckyAction, "settle": SettleAction}
+_NULLARY: dict[str, Callable[[], Action]] = {"gofish": GoFishAction, "lucky": LuckyAction, "settle": SettleAction}

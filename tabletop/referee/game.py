@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from tabletop.cards import Rank
 from tabletop.errors import IllegalActionError, InvalidInputError
@@ -466,7 +466,7 @@ def _apply_settle(s: State, a: SettleAction) -> list[str]:
     return _settle(s)
 
 
-_APPLY: dict[type, Any] = {
+_APPLY: dict[type, Callable[[State, Any], list[str]]] = {
     AskAction: _apply_ask,
     AnswerAction: _apply_answer,
     GoFishAction: _apply_go_fish,

@@ -23,12 +23,30 @@ __all__ = [
     "intent_from_json",
 ]
 
+class _Said:
+    """Shared behaviour of every intent: the JSON form of PRODUCT.md section 5."""
+
+    type: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The intent as JSON: its ``type`` and only the slots that were said."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            if f.name == "type":
+                continue
+            value = getattr(self, f.name)
+            # Answer's count is always present ("null if not said"); other slots only when said.
+            if value is not None or (self.type == "answer" and f.name == "count"):
+                out[f.name] = _slot_to_json(value)
+        return out
+
+
 QUERY_KINDS = ("score", "turn", "stock", "hand", "last", "books", "repeat", "help")
 CONTROL_KINDS = ("pause", "resume", "stop", "new_game")
 
 
 @dataclass(frozen=True)
-class Ask:
+class Ask(_Said):
     """"Ben, do you have any sevens?" The asker is the current player unless named."""
 
     target: str
@@ -39,7 +57,7 @@ class Ask:
 
 
 @dataclass(frozen=True)
-class Answer:
+class Answer(_Said):
     """"Yes, two" / "here you go" (count None: "how many?")."""
 
     count: int | None = None
@@ -47,14 +65,14 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class GoFish:
+class GoFish(_Said):
     """"Go fish" / "nope"."""
 
     type: Literal["go_fish"] = field(default="go_fish", init=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Lucky:
+class Lucky(_Said):
     """"Lucky fish!" / "I got a seven" / "I drew it", right after a miss."""
 
     rank: Rank | None = None
@@ -62,7 +80,7 @@ class Lucky:
 
 
 @dataclass(frozen=True)
-class Book:
+class Book(_Said):
     """"Book of sevens" / "Ana has a book of kings"."""
 
     rank: Rank
@@ -71,7 +89,7 @@ class Book:
 
 
 @dataclass(frozen=True)
-class OutOfCards:
+class OutOfCards(_Said):
     """"I'm out of cards"."""
 
     player: str | None = None
@@ -79,7 +97,7 @@ class OutOfCards:
 
 
 @dataclass(frozen=True)
-class HandCount:
+class HandCount(_Said):
     """"Ben has three cards": a statement of a hand's size, checked against the record."""
 
     player: str
@@ -88,7 +106,7 @@ class HandCount:
 
 
 @dataclass(frozen=True)
-class Query:
+class Query(_Said):
     """"What's the score?" — ``what`` is one of QUERY_KINDS."""
 
     what: str
@@ -101,14 +119,14 @@ class Query:
 
 
 @dataclass(frozen=True)
-class Undo:
+class Undo(_Said):
     """"Undo" / "scratch that"."""
 
     type: Literal["undo"] = field(default="undo", init=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Correct:
+class Correct(_Said):
     """"No, I said sixes": replaces slots of the last sentence.
 
     Any of ``rank``, ``target``, ``count``, ``player`` may be given.
@@ -122,17 +140,17 @@ class Correct:
 
 
 @dataclass(frozen=True)
-class Yes:
+class Yes(_Said):
     type: Literal["yes"] = field(default="yes", init=False, repr=False)
 
 
 @dataclass(frozen=True)
-class No:
+class No(_Said):
     type: Literal["no"] = field(default="no", init=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Control:
+class Control(_Said):
     """"pause" / "resume" / "stop the game" / "new game" (optionally with the players named)."""
 
     what: str
@@ -147,8 +165,9 @@ class Control:
 Intent = Union[Ask, Answer, GoFish, Lucky, Book, OutOfCards, HandCount, Query, Undo, Correct, Yes, No, Control]
 
 _TYPES: dict[str, type] = {
-    cls.__dataclass_fields__["type"].default: cls  # type: ignore[attr-defined]
-    for cls in (Ask, Answer, GoFish, Lucky, Book, OutOfCards, HandCount, Query, Undo, Correct, Yes, No, Control)
+    "ask": Ask, "answer": Answer, "go_fish": GoFish, "lucky": Lucky, "book": Book, "out_of_cards": OutOfCards,
+    "hand_count": HandCount, "query": Query, "undo": Undo, "correct": Correct, "yes": Yes, "no": No,
+    "control": Control,
 }
 
 
@@ -160,22 +179,6 @@ def _slot_to_json(value: Any) -> Any:
     if isinstance(value, tuple):
         return list(value)
     return value
-
-
-def _to_json(self: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": self.type}
-    for f in fields(self):
-        if f.name == "type":
-            continue
-        value = getattr(self, f.name)
-        # Answer's count is always present ("null if not said"); other slots only when said.
-        if value is not None or (self.type == "answer" and f.name == "count"):
-            out[f.name] = _slot_to_json(value)
-    return out
-
-
-for _cls in _TYPES.values():
-    _cls.to_json = _to_json  # type: ignore[attr-defined]
 
 
 def intent_from_json(data: dict[str, Any]) -> Intent:

@@ -69,7 +69,7 @@ class Ruling:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "intent": self.intent.to_json() if self.intent is not None else None,  # type: ignore[attr-defined]
+            "intent": self.intent.to_json() if self.intent is not None else None,
             "code": self.code,
             "say": self.text,
             "changed": self.changed,
@@ -338,10 +338,10 @@ def _with_slots(action: Action, slots: dict[str, Any], game: Game) -> Action:
             raise IllegalActionError(f"{n} isn't playing.", code="unknown-player")
         return game.state.players[seat]
 
-    changes = {k: (name(v) if k in ("target", "player") else v) for k, v in slots.items()}
+    changes: dict[str, Any] = {k: (name(v) if k in ("target", "player") else v) for k, v in slots.items()}
     if isinstance(action, AskAction) and "rank" in changes and action.card is not None:
         changes["card"] = replace(action.card, rank=changes["rank"])
-    return replace(action, **changes)  # type: ignore[type-var]
+    return replace(action, **changes)
 
 
 def describe(action: Action) -> str:

@@ -237,7 +237,7 @@ class Table:
     def _reply(self, text: str, base: dict[str, Any], intent: Intent | None, code: str,
                ruling: Ruling | None = None) -> Reply:
         event = dict(base)
-        event["intent"] = intent.to_json() if intent is not None else None  # type: ignore[attr-defined]
+        event["intent"] = intent.to_json() if intent is not None else None
         event["code"] = code
         event["say"] = text
         event["changed"] = bool(ruling and ruling.changed)

@@ -24,35 +24,35 @@ from playthrough import accepted_script
 PLAYERS = ["Ana", "Ben", "Cho"]
 
 
-def _play(args: list[str], lines: list[str], kill_after: float | None) -> bool:
-    """Feed ``lines`` to `tabletop play`; kill it after ``kill_after`` seconds. Returns whether it was killed."""
+def _play(args: list[str], lines: list[str], kill_at: tuple[int, float] | None) -> bool:
+    """Feed ``lines`` to `tabletop play`.
+
+    With ``kill_at=(k, delay)``, SIGKILL it ``delay`` seconds after line ``k`` was sent, wherever
+    it is then (parsing, ruling, in the middle of writing the journal). Returns whether it was killed.
+    """
     proc = subprocess.Popen(
         tabletop_command() + ["play", "--text", "--json", *args],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )
-    killed = threading.Event()
-    if kill_after is not None:
-        def kill() -> None:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                killed.set()
-        timer = threading.Timer(kill_after, kill)
-        timer.start()
+    killed = False
     try:
-        for line in lines:
+        for i, line in enumerate(lines):
             proc.stdin.write(line + "\n")  # type: ignore[union-attr]
             proc.stdin.flush()  # type: ignore[union-attr]
-            time.sleep(0.004)
+            if kill_at is not None and i == kill_at[0]:
+                time.sleep(kill_at[1])
+                os.killpg(proc.pid, signal.SIGKILL)
+                killed = True
+                break
+            time.sleep(0.002)
         proc.stdin.close()  # type: ignore[union-attr]
     except BrokenPipeError:
         pass
     proc.wait(timeout=120)
-    if kill_after is not None:
-        timer.cancel()
-    if not killed.is_set():
+    if not killed:
         assert proc.returncode == 0, proc.stderr.read()  # type: ignore[union-attr]
-    return killed.is_set()
+    return killed
 
 
 def _recorded(journal: Path) -> int:
@@ -77,39 +77,37 @@ def _state(journal: Path) -> dict:
 def test_killed_games_resume_to_the_same_state(tmp_path: Path) -> None:
     script = accepted_script(PLAYERS, seed=7, lines=160)
     reference = tmp_path / "reference.jsonl"
-    _play(["--players", *PLAYERS, "--journal", str(reference)], script, kill_after=None)
+    _play(["--players", *PLAYERS, "--journal", str(reference)], script, None)
     expected = _state(reference)
     assert _recorded(reference) == len(script)
 
     rng = random.Random(2026)
-    kills = torn = 0
+    kills = 0
     for trial in range(6):
         journal = tmp_path / f"killed-{trial}.jsonl"
         args = ["--players", *PLAYERS, "--journal", str(journal)]
         done = 0
-        while True:
-            killed = _play(args, script[done:], kill_after=rng.uniform(0.4, 1.6))
+        written = b""
+        for attempt in range(3):  # killed twice at random instants, then left to finish
+            remaining = script[done:]
+            kill_at = (rng.randrange(len(remaining)), rng.uniform(0.0, 0.6)) if attempt < 2 else None
+            kills += _play(args, remaining, kill_at)
             if not journal.exists():
                 continue  # killed before the journal was created: start again
-            before = journal.read_bytes()
-            if not before.endswith(b"\n"):
-                torn += 1
+            now = journal.read_bytes()
+            assert now.startswith(written), "resuming changed bytes already written"
+            written = now
             done = _recorded(journal)
-            kills += killed
             args = ["--resume", str(journal)]
-            if not killed:
-                break
-            # Resuming never changes a byte already written.
-            assert journal.read_bytes().startswith(before)
         assert done == len(script)
         assert _state(journal) == expected, f"trial {trial}"
-    assert kills >= 6, "the test must really kill the game"
+    assert kills == 12, "every trial must really be killed twice"
 
 
 def test_a_torn_last_line_is_reported_and_kept(tmp_path: Path) -> None:
     script = accepted_script(PLAYERS, seed=3, lines=20)
     journal = tmp_path / "game.jsonl"
-    _play(["--players", *PLAYERS, "--journal", str(journal)], script[:10], kill_after=None)
+    _play(["--players", *PLAYERS, "--journal", str(journal)], script[:10], None)
     whole = journal.read_bytes()
     journal.write_bytes(whole + b'{"push": "ask Ana Be')  # power lost in the middle of a line
     state = subprocess.run(tabletop_command() + ["state", str(journal), "--json"], capture_output=True, text=True)
@@ -127,7 +125,7 @@ def test_a_torn_last_line_is_reported_and_kept(tmp_path: Path) -> None:
 def test_other_damage_names_the_line_and_changes_nothing(tmp_path: Path, damage: str) -> None:
     script = accepted_script(PLAYERS, seed=5, lines=12)
     journal = tmp_path / "game.jsonl"
-    _play(["--players", *PLAYERS, "--journal", str(journal)], script, kill_after=None)
+    _play(["--players", *PLAYERS, "--journal", str(journal)], script, None)
     lines = journal.read_bytes().split(b"\n")
     where = 5 if damage == "middle" else 0
     lines[where] = b'{"push": "ask Ana Zed 7"' if damage == "middle" else b"not json"
