@@ -60,8 +60,8 @@ NOT_CAUGHT = "Sorry, I didn't catch that."
 _HYP_RANK_COST = 0.1        # per place down the recogniser's n-best list
 _CONFUSION_COST = 0.9       # a rank or name the recogniser may have confused with the one heard
 _NAME_CONFUSABLE = 60.0     # rapidfuzz ratio above which two players' names may be confused
-_ACT = 0.5                  # spoken: act when confidence >= this and the margin is wide enough
-_MARGIN = 0.4               # cost between the best and the next different reading
+_ACT = 0.5                  # spoken: act when confidence (heard x share) >= this and the margin is wide enough
+_MARGIN = 0.25              # cost between the best and the next different reading
 _TYPED_MARGIN = 0.25
 _FLOOR = 0.12               # below this nothing was understood
 _MAX_HYPOTHESES = 10
@@ -153,18 +153,19 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     runner = ranked[1] if len(ranked) > 1 else None
     margin = (runner.cost - best.cost) if runner is not None else math.inf
     absolute = math.exp(-best.cost)
-    confidence = absolute * (1.0 - 0.5 * math.exp(-3.0 * margin)) if runner is not None else absolute
-    confidence = max(0.0, min(1.0, confidence))
+    # the share of the best meaning among the meanings in play, times how well it was heard
+    posterior = 1.0 / sum(math.exp(-(s.cost - best.cost)) for s in ranked[:8])
+    confidence = max(0.0, min(1.0, absolute * posterior))
     keep = tuple(ranked[:5])
 
     if typed:
         if margin >= _TYPED_MARGIN:
-            return Understanding(best.intent, max(confidence, 0.0), text=best.text, candidates=keep)
+            return Understanding(best.intent, confidence, text=best.text, candidates=keep)
         return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
                              text=best.text, candidates=keep)
     if absolute < _FLOOR:
         return Understanding(None, confidence, reason=NOT_CAUGHT, text=best.text, candidates=keep)
-    if absolute >= _ACT and margin >= _MARGIN:
+    if confidence >= _ACT and margin >= _MARGIN:
         return Understanding(best.intent, confidence, text=best.text, candidates=keep)
     return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
                          text=best.text, candidates=keep)
