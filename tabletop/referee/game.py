@@ -553,6 +553,14 @@ def _settle(s: State) -> list[str]:
             say.append(f"{s.players[i]}, draw a card.")
         if any(s.can_be_asked(j) for j in range(n) if j != i):
             s.current = i
+            if s.stock == 0:
+                # That draw may have emptied the stock: whoever waits with an empty hand sits out now.
+                for j in s.in_play():
+                    if s.hands[j] == 0:
+                        s.out[j] = True
+                        say.append(f"{s.players[j]} has no cards and sits out.")
+                if len(s.in_play()) < 2:
+                    return say + _end(s)
             if keep and i == ex.asker:  # type: ignore[union-attr]
                 say.append(f"{s.players[i]}, ask again.")
             else:
