@@ -215,6 +215,9 @@ class Table:
             return self._reply("Stopping the game. The journal is saved.", base, intent, "control")
         # new game: same players unless new ones were named; a new journal beside the old one.
         players = intent.players or self.game.players
+        if not self.game.history and [p.lower() for p in players] == [p.lower() for p in self.game.players]:
+            return self._reply(f"Players: {', '.join(self.game.players)}. " + self.game.opening(), base, intent,
+                               "control")
         try:
             game = Game(players, self.game.rules, 0)
         except TabletopError as error:

@@ -109,3 +109,19 @@ def test_rules_reach_the_journal_and_the_state(tmp_path: Path) -> None:
     _, journal = play(tmp_path, ["Ben, sevens?"], "--rules", str(toml), "--rule", "again_on_hit=false")
     rules = state(journal)["rules"]
     assert rules["book_size"] == 2 and rules["ties"] == "play-again" and rules["again_on_hit"] is False
+
+
+def test_pause_resume_stop_and_new_game(tmp_path: Path) -> None:
+    events, journal = play(tmp_path, [
+        "pause", "Ben, sevens?", "what's the score", "resume", "Ben, sevens?", "new game",
+        "Cho, kings?", "stop the game", "Ben, queens?",
+    ])
+    codes = [(e.get("intent") or {}).get("type") and e["code"] for e in events[1:]]
+    assert codes == ["control", "paused", "answer", "control", "ok", "control", "ok", "control"]
+    assert events[2]["say"] == "Paused. Say resume to go on."
+    # The first game keeps its one ask; the new game has its own journal beside it.
+    assert state(journal)["hands"] == {"Ana": 7, "Ben": 7, "Cho": 7}
+    assert [r for r in journal.read_text().splitlines() if '"push"' in r] == [
+        '{"push": "ask Ana Ben 7", "text": "Ben, sevens?"}']
+    second = tmp_path / "game-game2.jsonl"
+    assert '"ask Ana Cho K"' in second.read_text()
