@@ -51,9 +51,9 @@ def synthetic_view(card: Card, face: np.ndarray, rng: np.random.Generator) -> np
     The "found" corners are the true ones plus noise, so the reader learns to tolerate a
     finder that is a few pixels off.
     """
-    width = float(np.exp(rng.uniform(np.log(55), np.log(260))))
+    width = float(np.exp(rng.uniform(np.log(55), np.log(210))))
     height = width * CARD_H / CARD_W
-    size = int(max(width, height) * 1.6)
+    size = int(height * 1.25)
     canvas = random_table(rng, size, size)
     half = np.array([[-width, -height], [width, -height], [width, height], [-width, height]], np.float32) / 2
     half += rng.normal(0, 0.03 * width, half.shape).astype(np.float32)  # perspective

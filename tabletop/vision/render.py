@@ -238,13 +238,13 @@ def random_table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     kind = rng.choice(["wood", "carpet", "felt", "cloth", "stone"])
     base = rng.uniform(20, 200, 3).astype(np.float32)
     if kind == "wood":
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        yy = np.arange(h, dtype=np.float32)[:, None]
         warp = _value_noise(rng, h, w, 60) * 40
         grain = 0.5 + 0.5 * np.sin((yy + warp) * rng.uniform(0.05, 0.25) + _value_noise(rng, h, w, 200) * 6)
         base = np.array([rng.uniform(10, 60), rng.uniform(40, 110), rng.uniform(80, 170)], np.float32)
         tex = base * (0.55 + 0.6 * grain[..., None])
     elif kind == "carpet":
-        fine = rng.random((h, w)).astype(np.float32)
+        fine = rng.random((h, w), dtype=np.float32)
         fine = cv2.GaussianBlur(fine, (0, 0), 1.0)
         base = np.array([rng.uniform(90, 160), rng.uniform(110, 180), rng.uniform(120, 200)], np.float32)
         tex = base * (0.6 + 0.8 * fine[..., None])
@@ -252,13 +252,13 @@ def random_table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         tex = base * (0.85 + 0.3 * _value_noise(rng, h, w, 40)[..., None])
     elif kind == "cloth":
         period = int(rng.integers(8, 40))
-        yy, xx = np.mgrid[0:h, 0:w]
+        yy, xx = np.arange(h)[:, None], np.arange(w)[None, :]
         checks = (((yy // period) + (xx // period)) % 2).astype(np.float32)
         other = rng.uniform(20, 255, 3).astype(np.float32)
         tex = base * (1 - checks[..., None]) + other * checks[..., None]
     else:
         tex = base * (0.5 + 0.8 * _value_noise(rng, h, w, 8)[..., None] * _value_noise(rng, h, w, 50)[..., None])
-    tex += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    tex = tex + rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(4)
     return np.clip(tex, 0, 255).astype(np.uint8)
 
 
@@ -266,21 +266,21 @@ def add_camera_effects(image: np.ndarray, rng: np.random.Generator, strength: fl
     """Uneven light, glare, blur, sensor noise and JPEG, as a cheap webcam adds them."""
     h, w = image.shape[:2]
     out = image.astype(np.float32)
-    # lighting: a smooth gradient from one side plus a colour cast
+    xs = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+    ys = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
     gx, gy = rng.uniform(-1, 1, 2) * strength
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    light = 1.0 + 0.35 * (gx * (xx / w - 0.5) + gy * (yy / h - 0.5)) * 2
-    light *= rng.uniform(0.7, 1.15) if strength > 0 else 1.0
-    out *= light[..., None] * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    light = (1.0 + 0.7 * (gx * xs + gy * ys)) * (rng.uniform(0.7, 1.15) if strength > 0 else 1.0)
+    out *= light[..., None]
+    out *= rng.uniform(0.92, 1.08, 3).astype(np.float32)
     if rng.random() < 0.4 * strength:  # glare: a soft bright spot
-        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        radius = rng.uniform(0.05, 0.25) * max(h, w)
-        spot = np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * radius**2)))
-        out += 120 * rng.uniform(0.3, 1.0) * spot[..., None]
+        cx, cy = rng.uniform(-0.5, 0.5, 2)
+        radius = rng.uniform(0.05, 0.25) * max(h, w) / w
+        spot = np.exp(-((ys - cy) ** 2) / (2 * radius**2)) * np.exp(-((xs - cx) ** 2) / (2 * radius**2))
+        out += (120 * rng.uniform(0.3, 1.0) * spot)[..., None].astype(np.float32)
     sigma = rng.uniform(0, 1.4 * strength)
     if sigma > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
-    out += rng.normal(0, rng.uniform(1, 7 * strength + 1), out.shape).astype(np.float32)
+    out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(rng.uniform(1, 7 * strength + 1))
     out = np.clip(out, 0, 255).astype(np.uint8)
     quality = int(rng.integers(45, 95))
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
