@@ -101,6 +101,16 @@ class Parser:
                 self._names.append((name, tokens))
         self._known = _vocab_words(self.vocab)
 
+    def _split_s(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        """"ben's" -> "ben", "'s" for words the vocabulary doesn't know (names): "Ben's out"."""
+        out: list[str] = []
+        for token in tokens:
+            if token.endswith("'s") and len(token) > 2 and token not in self._known:
+                out.extend((token[:-2], "'s"))
+            else:
+                out.append(token)
+        return tuple(out)
+
     def parse_candidates(self, text: str, *, allow_unknown_names: bool = False) -> list[Parse]:
         try:
             return self._parse(text, allow_unknown_names)
@@ -109,6 +119,7 @@ class Parser:
 
     def _parse(self, text: str, allow_unknown: bool) -> list[Parse]:
         tokens = normalise(text, self.vocab) if isinstance(text, str) else ()
+        tokens = self._split_s(tokens)
         if not tokens or len(tokens) > MAX_TOKENS:
             return []
         run = _Run(self, tokens, allow_unknown)

@@ -105,6 +105,23 @@ EXAMPLES = [
     ("new game", Control("new_game")),
     ("players are Ana, Ben and Cho", Control("new_game", players=("Ana", "Ben", "Cho"))),
     ("new game, players are Ana, Ben and Cho", Control("new_game", players=("Ana", "Ben", "Cho"))),
+    ("let's play with Ana, Ben and Cho", Control("new_game", players=("Ana", "Ben", "Cho"))),
+    # more ways families speak
+    ("Ben, I'm going to ask you for your jacks", Ask("Ben", Rank.JACK)),
+    ("Hey Ben, you got any kings?", Ask("Ben", Rank.KING)),
+    ("Got any fives, Ben?", Ask("Ben", Rank.FIVE)),
+    ("yeah, here's two", Answer(2)),
+    ("Yes, three of them", Answer(3)),
+    ("here are your sevens", Answer(None)),
+    ("Ha, go fish!", GoFish()),
+    ("Go fish, Ana", GoFish()),
+    ("lucky fish, I got a seven", Lucky(S)),
+    ("I picked up a seven", Lucky(S)),
+    ("book, sevens", Book(S)),
+    ("Ben's out of cards", OutOfCards("Ben")),
+    ("what's Ben's score", Query("score", player="Ben")),
+    ("which books have been made", Query("books")),
+    ("take it back", Undo()),
 ]
 
 
