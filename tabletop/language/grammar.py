@@ -331,9 +331,9 @@ class _Nfa:
     def _paths(self, source: int, forward: bool) -> dict[int, tuple[str, ...]]:
         """Shortest word sequences from ``source`` to every state (forward) or from every state to it."""
         out_edges: dict[int, list[tuple[int, str | None]]] = {}
-        for a, w, b in self.words:
+        for a, word, b in self.words:
             x, y = (a, b) if forward else (b, a)
-            out_edges.setdefault(x, []).append((y, w))
+            out_edges.setdefault(x, []).append((y, word))
         for a, targets in self.eps.items():
             for b in targets:
                 x, y = (a, b) if forward else (b, a)
@@ -343,10 +343,9 @@ class _Nfa:
         while frontier:  # Dijkstra with unit/zero weights, small graphs
             frontier.sort(key=lambda st: (len(best[st]), best[st]))
             state = frontier.pop(0)
-            for nxt, w in out_edges.get(state, ()):
-                path = best[state] + ((w,) if w is not None else ())
-                if not forward and w is not None:
-                    path = (w,) + best[state]
+            for nxt, label in out_edges.get(state, ()):
+                step: tuple[str, ...] = (label,) if label is not None else ()
+                path = best[state] + step if forward else step + best[state]
                 if nxt not in best or (len(path), path) < (len(best[nxt]), best[nxt]):
                     best[nxt] = path
                     frontier.append(nxt)

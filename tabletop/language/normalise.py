@@ -4,6 +4,8 @@
 ('ben', 'got', 'any', 'sevens')
 >>> normalise("What's the score?!")
 ("what's", 'the', 'score')
+>>> normalise("[unk] go fish")
+('go', 'fish')
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ _DIGITS = re.compile(r"(?<![\w'])(1[0-3]|[0-9])(?:'?s)?(?![\w'])")
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\-_/]+")
 _APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`´]")
 _NOT_WORD = re.compile(r"[^a-z0-9'\s]+")
+_UNKNOWN = re.compile(r"\[unk\]|<unk>|\[noise\]|\[laughter\]|<sil>|</?s>")
 
 
 def _digit(match: re.Match[str]) -> str:
@@ -46,6 +49,7 @@ def normalise(text: str, vocabulary: Vocabulary | None = None) -> tuple[str, ...
     if not isinstance(text, str):
         return ()
     text = unicodedata.normalize("NFKC", text).lower()
+    text = _UNKNOWN.sub(" ", text)  # recognisers' markers for what they could not read
     text = _APOSTROPHES.sub("'", text)
     text = _DASHES.sub(" ", text)
     text = _DIGITS.sub(_digit, text)

@@ -98,7 +98,7 @@ class Understanding:
     def to_json(self) -> dict[str, Any]:
         return {
             "text": self.text,
-            "intent": self.intent.to_json() if self.intent is not None else None,  # type: ignore[attr-defined]
+            "intent": self.intent.to_json() if self.intent is not None else None,
             "confidence": round(self.confidence, 3),
             "confirm": self.confirm,
             "reason": self.reason,
@@ -241,12 +241,12 @@ def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, .
                 if isinstance(intent, Ask) and intent.card is not None:
                     out.append(replace(intent, rank=other, card=replace(intent.card, rank=other)))
                 else:
-                    out.append(replace(intent, rank=other))  # type: ignore[type-var]
+                    out.append(replace(intent, rank=other))  # type: ignore[arg-type]
     for slot in ("target", "player", "asker"):
         name = getattr(intent, slot, None)
         if isinstance(name, str):
             for other_name in names.get(name, ()):
-                out.append(replace(intent, **{slot: other_name}))  # type: ignore[type-var]
+                out.append(replace(intent, **{slot: other_name}))  # type: ignore[arg-type]
     return out
 
 

@@ -216,3 +216,28 @@ def test_consonant_soup_returns_none(words: list[str]) -> None:
 def test_any_player_list_never_raises(players: list[str], text: str) -> None:
     parse_candidates(text, players)
     Parser(players).parse_candidates(text)
+
+
+def test_recogniser_markers_are_ignored() -> None:
+    assert parse("[unk] go fish", PLAYERS) == GoFish()
+    assert parse("[unk]", PLAYERS) is None
+
+
+def test_a_name_that_is_also_a_card_word() -> None:
+    players = ("Jack", "Ben", "Will")
+    assert parse("Jack, do you have any jacks?", players) == Ask("Jack", Rank.JACK)
+    assert parse("Ben, do you have any jacks?", players) == Ask("Ben", Rank.JACK)
+    assert parse("Jack has a book of kings", players) == Book(Rank.KING, "Jack")
+
+
+def test_the_command_line_matches_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import json
+
+    from tabletop.language.__main__ import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ben, sevens?\n\nI got two\n"))
+    assert main(["--players", "Ana", "Ben", "--phase", "after_miss"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["readings"][0]["intent"] == {"type": "ask", "target": "Ben", "rank": "7"}
+    assert lines[1]["understood"]["intent"] == {"type": "lucky", "rank": "2"}
