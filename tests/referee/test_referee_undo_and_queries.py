@@ -184,3 +184,14 @@ def test_query_answers():
     assert ref.handle(Query("repeat")).text == said
     r = ref.handle(Query("hand", player="Zed"))
     assert r.refused
+
+
+@pytest.mark.xfail(strict=True, reason="referee bug B3: a refused query settles the open exchange first")
+def test_refused_query_changes_nothing():
+    ref = table()
+    miss(ref, "Ben", R.ACE)
+    steps = len(ref.game.history)
+    r = ref.handle(Query("hand", player="Dev"))   # Dev isn't playing
+    assert r.code == "unknown-player" and r.refused
+    assert r.say == ["Dev isn't playing."] and not r.changed
+    assert len(ref.game.history) == steps
