@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["jsgf", "vosk_phrases", "words", "sample_sentences", "FILLERS"]
 
 FILLERS = ("um", "uh", "okay", "hey", "so", "well", "oh")
-"""Filler words a grammar accepts before a command (all are skip words of the vocabulary)."""
+"""Filler words ``jsgf(fillers=True)`` accepts before a command (all are skip words of the vocabulary)."""
 
 _RANK_LISTS_FILTERED_IN = {"ask"}
 
@@ -135,10 +135,15 @@ def _alternatives(choices: Sequence[_Choice]) -> str:
     return " | ".join(forms) if forms else "<VOID>"
 
 
-def jsgf(players: Sequence[str], context: "Context | None" = None, *, name: str = "tabletop") -> str:
+def jsgf(players: Sequence[str], context: "Context | None" = None, *, name: str = "tabletop",
+         fillers: bool = False) -> str:
     """A JSGF grammar (public rule ``<command>``) for PocketSphinx 5.
 
     All words are lowercase; player names are normalised the way the parser normalises them.
+    ``fillers=True`` accepts an optional filler word ("um", "okay") before a command; it is off by
+    default because it made PocketSphinx's ``hyp()`` with ``bestpath`` about five times slower.
+    PocketSphinx note: with ``bestpath`` on (its default), ``hyp()`` over the whole grammar took
+    1-3 s per utterance here; ``Decoder(..., bestpath=False)`` decodes in well under a second.
     """
     comp = _Compiled(players, context)
     used: dict[str, list[_Choice] | None] = {}
@@ -156,7 +161,8 @@ def jsgf(players: Sequence[str], context: "Context | None" = None, *, name: str 
         rule_bodies[rule] = _jsgf_expr(comp.vocab.rules[rule], "", comp, used)
         pending.extend(k[2:] for k in set(used) - before if k.startswith("r_"))
     lines = ["#JSGF V1.0;", "", f"grammar {_jsgf_name(name)};", ""]
-    lines.append(f"public <command> = [{' | '.join(FILLERS)}] (" + " | ".join(f"<i_{_jsgf_name(i)}>" for i in intent_rules) + ");")
+    prefix = f"[{' | '.join(FILLERS)}] " if fillers else ""
+    lines.append(f"public <command> = {prefix}(" + " | ".join(f"<i_{_jsgf_name(i)}>" for i in intent_rules) + ");")
     lines.append("")
     for intent, bodies in intent_rules.items():
         lines.append(f"<i_{_jsgf_name(intent)}> = " + "\n    | ".join(f"({b})" for b in bodies) + ";")
@@ -432,7 +438,7 @@ def vosk_phrases(players: Sequence[str], context: "Context | None" = None, *, se
 def words(players: Sequence[str], context: "Context | None" = None) -> set[str]:
     """Every word any grammar (JSGF or Vosk) built for these players can emit."""
     comp = _Compiled(players, context)
-    out: set[str] = set(FILLERS) | {"and"}
+    out: set[str] = set(FILLERS) | {"and"}  # fillers: for jsgf(fillers=True)
 
     def walk(expr: Expression, intent: str) -> None:
         if isinstance(expr, Word):

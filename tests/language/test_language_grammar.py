@@ -165,6 +165,13 @@ def test_every_jsgf_sentence_parses_back(seed: int) -> None:
         assert parse_candidates(sentence, PLAYERS), sentence
 
 
+def test_jsgf_with_fillers_parses_back() -> None:
+    text = jsgf(PLAYERS, fillers=True)
+    assert "[um | uh" in text
+    for sentence in jsgf_sentences(text, 300, 9):
+        assert parse_candidates(sentence, PLAYERS), sentence
+
+
 def test_every_sampled_sentence_parses_back_to_its_intent() -> None:
     samples = sample_sentences(PLAYERS, 1500, seed=3)
     assert len(samples) == 1500
