@@ -16,10 +16,11 @@ from tabletop.cards import Rank
 
 __all__ = ["Context", "PHASES", "ASKING_RULES"]
 
-PHASES = ("setup", "ask", "answer", "count", "after_hit", "after_miss", "confirm", "over")
+PHASES = ("setup", "ask", "answer", "count", "after_hit", "after_miss", "confirm", "over", "any")
 """setup: no game yet · ask: waiting for the current player's ask · answer: an ask is pending ·
 count: the target said yes without a count · after_hit: cards just moved to the asker ·
-after_miss: the asker just drew · confirm: tabletop asked a yes/no question · over: game over."""
+after_miss: the asker just drew · confirm: tabletop asked a yes/no question · over: game over ·
+any: no game context (``hear --players``): every intent as likely as the vocabulary says."""
 
 ASKING_RULES = ("hold-rank", "any-rank", "specific-card")
 
@@ -55,4 +56,4 @@ class Context:
     @classmethod
     def whole(cls, players: tuple[str, ...] | list[str] = ()) -> "Context":
         """No game knowledge: every intent is as likely as the vocabulary says (``hear --players``)."""
-        return cls(players=tuple(players), phase="ask")
+        return cls(players=tuple(players), phase="any")

@@ -227,3 +227,12 @@ def test_understand_never_raises(text: str, conf: float, phase: str, alts: list[
     assert isinstance(result, Understanding)
     assert 0.0 <= result.confidence <= 1.0 and not math.isnan(result.confidence)
     assert (result.intent is None) == (result.reason is not None)
+
+
+def test_the_whole_vocabulary_context_prefers_no_intent_by_phase() -> None:
+    context = Context.whole(PLAYERS)
+    assert context.phase == "any"
+    for text, expected in [("yes, two", Answer(2)), ("go fish", GoFish()), ("Ben, sevens?", Ask("Ben", S)),
+                           ("lucky fish", Lucky()), ("book of sevens", Book(S))]:
+        result = understand(heard(text.lower().replace(",", "").replace("?", ""), 0.9), context)
+        assert result.intent == expected and result.act, text
