@@ -122,6 +122,10 @@ EXAMPLES = [
     ("what's Ben's score", Query("score", player="Ben")),
     ("which books have been made", Query("books")),
     ("take it back", Undo()),
+    ("Ana: Ben, do you have sevens?", Ask("Ben", S, asker="Ana")),
+    ("Ana, go fish", GoFish()),
+    ("I've got none", GoFish()),
+    ("nope, nothing", GoFish()),
 ]
 
 
