@@ -12,8 +12,9 @@
   tests and synthesized test audio.
 
 With a :class:`~tabletop.language.context.Context`, intents unlikely in the phase (phase cost >=
-``phases.drop`` in vocabulary.yaml) are left out, an ask's target is one of ``context.askable`` and
-its rank is not booked. With ``context=None`` the whole vocabulary is compiled.
+``phases.drop`` in vocabulary.yaml) are left out, an ask's target is one of ``context.askable``,
+its rank is not booked, and asks for a specific card are left out unless ``context.asking`` is
+"specific-card". With ``context=None`` the whole vocabulary is compiled.
 
 >>> "public <command>" in jsgf(["Ana", "Ben"])
 True
@@ -51,6 +52,16 @@ class _Choice:
     out: Any
 
 
+def _names_a_card(expr: Expression) -> bool:
+    if isinstance(expr, Slot):
+        return expr.slot == "suit"
+    if isinstance(expr, Seq):
+        return any(_names_a_card(i) for i in expr.items)
+    if isinstance(expr, Alt):
+        return any(_names_a_card(o) for o in expr.options)
+    return False
+
+
 class _Compiled:
     """Templates and list values resolved for a set of players and an optional context."""
 
@@ -63,7 +74,10 @@ class _Compiled:
         self.players = tuple(dict.fromkeys(names))
         self.templates: list[Template] = [
             t for t in self.vocab.templates
-            if context is None or self.vocab.phase_cost(context.phase, t.intent) < self.vocab.phase_drop
+            if context is None or (
+                self.vocab.phase_cost(context.phase, t.intent) < self.vocab.phase_drop
+                and (context.asking == "specific-card" or not _names_a_card(t.expression))
+            )
         ]
         self.player_choices = [_Choice(normalise(p, self.vocab), p) for p in self.players]
         askable = self.player_choices

@@ -240,6 +240,13 @@ def test_a_context_grammar_drops_unlikely_intents_and_restricts_asks() -> None:
     assert rules
 
 
+def test_card_asks_are_in_a_context_grammar_only_under_specific_card() -> None:
+    plain = jsgf(PLAYERS, Context(players=PLAYERS, current="Ana", phase="ask"))
+    cards = jsgf(PLAYERS, Context(players=PLAYERS, current="Ana", phase="ask", asking="specific-card"))
+    assert "<suit>" not in plain and "<suit>" in cards
+    assert "<suit>" in jsgf(PLAYERS)
+
+
 def test_setup_grammar_without_players_is_valid() -> None:
     text = jsgf([], Context(phase="setup"))
     compile_jsgf(text)
