@@ -119,19 +119,19 @@ def _accuracy(model: Mlp, x: np.ndarray, y: np.ndarray) -> float:
 
 
 def build(out: Path = MODEL_DIR, seed: int = DEFAULT_SEED, views: int = DEFAULT_VIEWS, jobs: int = 2,
-          say=print) -> dict:
+          say=print, check_views: int = 1000) -> dict:
     """Render, extract, train and save the reader; returns the manifest written."""
     started = time.monotonic()
     fonts = available_fonts(TRAIN_FONTS)
     say(f"rendering {views} card views (seed {seed}) in {len(fonts)} fonts: {', '.join(fonts)}")
     data = _collect(seed, views, fonts, jobs)
     say(f"  {len(data['rank_y'])} rank glyphs, {len(data['suit_y'])} suit glyphs ({time.monotonic() - started:.0f}s)")
-    rank_model = train_mlp(data["rank_x"], data["rank_y"], RANK_CLASSES, seed=seed)
+    rank_model = train_mlp(data["rank_x"], data["rank_y"], RANK_CLASSES, hidden=128, seed=seed)
     suit_model = train_mlp(data["suit_x"], data["suit_y"], SUIT_CLASSES, hidden=48, epochs=20, seed=seed + 1)
     say(f"  trained ({time.monotonic() - started:.0f}s); training accuracy rank "
         f"{_accuracy(rank_model, data['rank_x'], data['rank_y']):.3f}, suit {_accuracy(suit_model, data['suit_x'], data['suit_y']):.3f}")
     held = available_fonts(HELD_OUT_FONTS)
-    check = _collect(seed + 1000, 1000, held or fonts, jobs)
+    check = _collect(seed + 1000, check_views, held or fonts, jobs)
     rank_acc = _accuracy(rank_model, check["rank_x"], check["rank_y"])
     suit_acc = _accuracy(suit_model, check["suit_x"], check["suit_y"])
     say(f"  check on held-out fonts {', '.join(held)} (seed {seed + 1000}): glyph accuracy rank {rank_acc:.3f}, suit {suit_acc:.3f}")

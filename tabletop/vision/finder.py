@@ -127,8 +127,17 @@ def _fit_quads(contour: np.ndarray, frame_area: float) -> list[tuple[np.ndarray,
     return []
 
 
-def _split(blob: np.ndarray, frame_area: float) -> list[tuple[np.ndarray, float]]:
-    """Split a blob of touching cards by eroding until its parts look like cards."""
+def _split(blob: np.ndarray, frame_area: float, edges: np.ndarray | None = None) -> list[tuple[np.ndarray, float]]:
+    """Split a blob of touching or overlapping cards: along the edges inside it, else by eroding it."""
+    if edges is not None:
+        parts = cv2.bitwise_and(blob, cv2.bitwise_not(edges))
+        contours, _ = cv2.findContours(parts, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        found = []
+        for contour in contours:
+            if cv2.contourArea(contour) >= _MIN_AREA * frame_area:
+                found += _fit_quads(contour, frame_area)
+        if found:
+            return found
     for radius in (3, 6, 10, 15):
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
         eroded = cv2.erode(blob, kernel)
@@ -163,6 +172,15 @@ def _paper_fraction(mask: np.ndarray, quad: np.ndarray) -> float:
     return float((mask[band] > 0).mean()) if band.any() else 0.0
 
 
+def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 2.5) -> bool:
+    """True if an edge of the quad runs along the frame border: a shape cut off by the picture's edge."""
+    for a, b in zip(corners, np.roll(corners, -1, axis=0)):
+        for axis, limit in ((0, 0), (0, width - 1), (1, 0), (1, height - 1)):
+            if abs(a[axis] - limit) < margin and abs(b[axis] - limit) < margin:
+                return True
+    return False
+
+
 def find_cards(frame: np.ndarray) -> list[CardQuad]:
     """All face-up cards in a BGR frame, largest first."""
     if frame is None or frame.ndim != 3 or frame.size == 0:
@@ -171,6 +189,7 @@ def find_cards(frame: np.ndarray) -> list[CardQuad]:
     scale = min(1.0, _WORK_SIZE / max(h, w))
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
     mask = paper_mask(small)
+    edges = _edge_mask(small)
     frame_area = float(mask.shape[0] * mask.shape[1])
     candidates: list[CardQuad] = []
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -182,17 +201,18 @@ def find_cards(frame: np.ndarray) -> list[CardQuad]:
         if not fitted and area > 1.6 * _MIN_AREA * frame_area:
             blob = np.zeros_like(mask)
             cv2.drawContours(blob, [contour], -1, 255, -1)
-            fitted = _split(blob, frame_area)
+            fitted = _split(blob, frame_area, edges)
         candidates += [CardQuad(order_quad(q), float(f)) for q, f in fitted]
     # second source: regions closed by edges, kept only where they are mostly paper
-    edges = _edge_mask(small)
-    contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    for contour in contours:
-        if cv2.contourArea(contour) < _MIN_AREA * frame_area:
-            continue
+    contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else []):
+        if links[3] != -1 or cv2.contourArea(contour) < _MIN_AREA * frame_area:
+            continue  # holes trace the outside of an edge; the region inside it is what we want
         for q, f in _fit_quads(contour, frame_area):
             if _paper_fraction(mask, q) > 0.45:
                 candidates.append(CardQuad(order_quad(q), f * 0.99))
+    height, width = mask.shape
+    candidates = [c for c in candidates if not _cut_by_frame(c.corners, width, height)]
     kept: list[CardQuad] = []
     for cand in sorted(candidates, key=lambda q: -q.fill * q.area):
         if all(_overlap(cand, other) < 0.5 for other in kept):

@@ -79,7 +79,12 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index."""
     h, w = corner.shape[:2]
     ink = _ink(corner)
-    binary = (ink > 0.45).astype(np.uint8)
+    ink8 = (ink * 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    strong = ink8 > np.clip(otsu, 0.3 * 255, 0.6 * 255)
+    local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12) > 0
+    binary = (strong | (local & (ink > 0.15))).astype(np.uint8)
+    binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     parts = []
     for i in range(1, count):
@@ -88,7 +93,7 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
             continue
         if x == 0 or y == 0 or (y + bh >= h and bh > 0.25 * h):  # the table past the card edge, a frame line
             continue
-        if x > 0.65 * w:  # too far in: the picture frame or a pip, not the index column
+        if x + bw / 2 > 0.55 * w:  # too far in: the picture frame or a big pip, not the index column
             continue
         parts.append((int(x), int(y), int(bw), int(bh)))
     if not parts:
@@ -142,12 +147,21 @@ def _square(patch: np.ndarray, side: int) -> np.ndarray:
     return np.clip(canvas * 255, 0, 255).astype(np.uint8)
 
 
+def _stretch(patch: np.ndarray, side: int) -> np.ndarray:
+    """Stretch a patch to fill side×side (uint8): condensed and wide faces of a glyph look alike."""
+    resized = cv2.resize(patch.astype(np.float32), (side - 4, side - 4), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((side, side), np.float32)
+    canvas[2:-2, 2:-2] = resized
+    return np.clip(canvas * 255, 0, 255).astype(np.uint8)
+
+
 def rank_features(glyphs: CornerGlyphs) -> np.ndarray:
-    """Feature vector of a rank glyph: HOG of the squared patch, its aspect and the ink colour."""
-    features = hog(_square(glyphs.rank, _RANK_SIDE), 8)
+    """Feature vector of a rank glyph: HOG and coarse pixels of the stretched patch, its aspect, its ink."""
+    stretched = _stretch(glyphs.rank, _RANK_SIDE)
+    pixels = cv2.resize(stretched, (10, 12), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
     h, w = glyphs.rank.shape
     extra = np.array([np.log(w / h), float(glyphs.rank.mean())], np.float32)
-    return np.concatenate([features, extra]).astype(np.float32)
+    return np.concatenate([hog(stretched, 8), pixels, extra]).astype(np.float32)
 
 
 def suit_features(glyphs: CornerGlyphs) -> np.ndarray | None:

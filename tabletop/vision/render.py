@@ -318,6 +318,20 @@ def _card_quad(rng: np.random.Generator, cx: float, cy: float, width: float, ang
     return quad.astype(np.float32)
 
 
+def _tilt_homography(rng: np.random.Generator, w: int, h: int, tilt: float, direction: float) -> np.ndarray:
+    """Homography of a camera tilted by ``tilt`` radians towards ``direction``, keeping the frame centre."""
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    centred = (src - [w / 2, h / 2]) / (max(w, h) / 2)
+    c, s = np.cos(direction), np.sin(direction)
+    along = centred @ np.array([[c, -s], [s, c]], np.float32).T  # rotate so the tilt is about the x axis
+    distance = 2.5
+    depth = distance + along[:, 1] * np.sin(tilt)
+    projected = np.stack([along[:, 0], along[:, 1] * np.cos(tilt)], axis=1) * (distance / depth)[:, None]
+    back = projected @ np.array([[c, -s], [s, c]], np.float32)  # rotate back
+    dst = back * (max(w, h) / 2) + [w / 2, h / 2]
+    return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
 def render_scene(
     cards: list[Card],
     rng: np.random.Generator,
@@ -351,12 +365,8 @@ def render_scene(
         cy = (r + 0.65) * cell_h + rng.uniform(-0.05, 0.05) * cell_h
         angle = rng.uniform(-0.35, 0.35) + (np.pi if rng.random() < 0.5 else 0.0)
         quads.append(_card_quad(rng, cx, cy, width, angle))
-    # camera tilt: one perspective transform for the whole table
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    shrink = rng.uniform(0, perspective) * w
-    dst = src + np.array([[shrink, 0], [-shrink, 0], [0, 0], [0, 0]], np.float32)
-    dst += rng.normal(0, perspective * 0.05 * w, dst.shape).astype(np.float32)
-    camera = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    # camera tilt: the table plane seen by a pinhole camera tilted by up to 2×perspective radians
+    camera = _tilt_homography(rng, w, h, float(rng.uniform(0, 2 * perspective)), float(rng.uniform(-np.pi, np.pi)))
     image = cv2.warpPerspective(table, camera, (w, h), borderMode=cv2.BORDER_REFLECT)
     truths = []
     face_corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)

@@ -1,0 +1,95 @@
+"""Book confirmation on rendered tables with known truth, and on the real photos: never a false book."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tabletop.cards import Card, Rank, Suit
+from tabletop.vision import Detection, check_book
+from tabletop.vision.books import describe
+from tabletop.vision.render import render_scene
+
+from vision_helpers import CARDS_DEV, cards, need_cards_dev, real_scenes
+
+SEVENS = cards("7 of hearts", "7 of clubs", "7 of spades", "7 of diamonds")
+
+
+def _frames(chosen: list[Card], seed: int, n: int = 3, **options) -> list[np.ndarray]:
+    return [render_scene(chosen, np.random.default_rng(seed + i), **options).image for i in range(n)]
+
+
+def test_describe_says_the_claimed_rank_first() -> None:
+    seen = [Detection(Rank.SEVEN, Suit.HEARTS, (0, 0, 1, 1), 0.99)] * 3 + [Detection(Rank.SIX, None, (0, 0, 1, 1), 0.9)]
+    assert describe(seen, Rank.SEVEN) == "I see three sevens and a six."
+    assert describe(seen[:1] + [Detection(Rank.KING, None, (0, 0, 1, 1), 0.9)] * 2, Rank.SEVEN) == "I see a seven and two kings."
+    assert describe([]) == "I see no cards I can read."
+
+
+def test_four_sevens_laid_clearly_are_confirmed() -> None:
+    check = check_book(Rank.SEVEN, _frames(SEVENS, 10, effects=0.4, perspective=0.1))
+    assert check.verdict == "confirmed", check
+    assert check.say == "I see four sevens."
+    assert sum(d.rank is Rank.SEVEN for d in check.seen) == 4
+
+
+def test_three_sevens_and_a_six_are_not_a_book() -> None:
+    chosen = SEVENS[:3] + cards("6 of spades")
+    check = check_book(Rank.SEVEN, _frames(chosen, 20, effects=0.4, perspective=0.1))
+    assert check.verdict in ("not_confirmed", "unsure"), check
+    if check.verdict == "not_confirmed":
+        assert check.say == "I see three sevens and a six."
+
+
+def test_a_pair_is_a_book_in_the_pairs_game_but_not_in_the_standard_one() -> None:
+    frames = _frames(SEVENS[:2], 30, effects=0.3, perspective=0.05)
+    assert check_book(Rank.SEVEN, frames, book_size=4).verdict != "confirmed"
+    assert check_book(Rank.SEVEN, frames, book_size=2).verdict in ("confirmed", "unsure")
+
+
+def test_an_empty_table_is_unsure_and_says_what_to_do() -> None:
+    check = check_book(Rank.KING, _frames([], 40, n=2))
+    assert check.verdict == "unsure"
+    assert "kings" in check.say
+
+
+def test_blurred_cards_are_never_confirmed_as_another_rank() -> None:
+    frames = [cv2.GaussianBlur(f, (0, 0), 6) for f in _frames(SEVENS, 50)]
+    for rank in (Rank.ACE, Rank.EIGHT, Rank.KING):
+        assert check_book(rank, frames).verdict != "confirmed"
+
+
+def test_no_false_book_on_random_rendered_tables() -> None:
+    rng = np.random.default_rng(60)
+    deck = Card.deck()
+    for trial in range(12):
+        count = int(rng.integers(1, 9))
+        chosen = [deck[i] for i in rng.choice(52, count, replace=False)]
+        ranks = [c.rank for c in chosen]
+        claimed = max(set(ranks), key=ranks.count) if trial % 2 else Rank(rng.choice([r.value for r in Rank]))
+        if ranks.count(claimed) >= 4:
+            continue
+        frames = [render_scene(chosen, np.random.default_rng(1000 + trial * 10 + i)).image for i in range(2)]
+        assert check_book(claimed, frames).verdict != "confirmed", (chosen, claimed)
+
+
+def test_real_photos_never_confirm_a_book_that_is_not_there() -> None:
+    need_cards_dev()
+    confirmed_falsely = []
+    for row in real_scenes():
+        if int(row["max_same_rank"]) >= 4:
+            continue
+        image = cv2.imread(str(CARDS_DEV / row["path"]))
+        ranks = row["ranks"].split()
+        claimed = Rank.from_symbol(max(set(ranks), key=ranks.count)) if ranks else Rank.KING
+        if check_book(claimed, [image]).verdict == "confirmed":
+            confirmed_falsely.append(row["path"])
+    assert confirmed_falsely == []
+
+
+def test_the_real_book_of_kings_is_not_denied() -> None:
+    image = cv2.imread(str(need_cards_dev() / "images" / "cam_image3.jpg"))
+    check = check_book(Rank.KING, [image])
+    assert check.verdict in ("confirmed", "unsure"), check
+    assert check_book(Rank.QUEEN, [image]).verdict != "confirmed"
