@@ -316,6 +316,9 @@ class Stats:
     sat_out: int = 0
     over: bool = False
     winners: int = 0
+    undos: int = 0
+    corrections: int = 0
+    outs: int = 0
 
 
 class SimulatedTable:
@@ -328,7 +331,8 @@ class SimulatedTable:
     MAX_EVENTS = 700
 
     def __init__(self, names: list[str], rules: Any, seed: int, *, first: int = 0,
-                 parse: Callable[[str, list[str]], Any] | None = None) -> None:
+                 parse: Callable[[str, list[str]], Any] | None = None, undo_rate: float = 0.0,
+                 mistake_rate: float = 0.0, out_rate: float = 0.0) -> None:
         from tabletop.cards import Card as TCard, Rank as TRank, Suit as TSuit
         from tabletop.referee import Game, Referee
         from tabletop.referee import intents
@@ -355,6 +359,10 @@ class SimulatedTable:
         self.said: list[str] = []
         self.laid_suits: dict[int, set[int]] = {}
         self.compared = 0
+        self.undo_rate = undo_rate
+        self.mistake_rate = mistake_rate
+        self.out_rate = out_rate
+        self.corrected = False
         self.unseen = False  # the truth settled at the end of an exchange the referee hasn't settled yet
 
     # ---- talking to the referee ----
@@ -366,20 +374,84 @@ class SimulatedTable:
             f" last events:\n  {tail}"
         )
 
-    def say(self, text: str, intent: Any, expect: tuple[str, ...] = ("ok",)) -> Any:
+    def hear(self, text: str, intent: Any) -> Any:
         if self.parse is not None:
             heard = self.parse(text, self.truth.names)
             if heard != intent:
                 self.fail(f"parser: {text!r} heard as {heard!r}, meant {intent!r}")
             intent = heard
+        return intent
+
+    def say(self, text: str, intent: Any, expect: tuple[str, ...] = ("ok",), *, compare: bool = True,
+            undoable: bool = True) -> Any:
+        intent = self.hear(text, intent)
+        before = self.game.public() if undoable and self.undo_rate else None
         ruling = self.referee.handle(intent, text)
         self.stats.events += 1
         self.said.extend(ruling.say)
         self.transcript.append(f"{text!r} -> {ruling.code}: {ruling.text}")
         if ruling.code not in expect:
             self.fail(f"referee ruled {ruling.code!r} on {text!r} ({intent!r}): {ruling.text!r}")
-        self.compare(text)
+        if compare:
+            self.compare(text)
+        if before is not None and ruling.code == "ok" and self.rng.random() < self.undo_rate:
+            # "scratch that" and say it again: the same ruling and the same state
+            words = self.rng.choice(["undo", "scratch that"])
+            undo = self.referee.handle(self.hear(words, self.I.Undo()), words)
+            self.transcript.append(f"{words!r} -> {undo.code}: {undo.text}")
+            if undo.code != "ok" or self.game.public() != before:
+                self.fail(f"{words!r} after {text!r}: {undo.code} {undo.text!r}, state not restored")
+            again = self.referee.handle(intent, text)
+            self.transcript.append(f"{text!r} (again) -> {again.code}: {again.text}")
+            if again.code != ruling.code:
+                self.fail(f"{text!r} said again after undo: {again.code!r} {again.text!r}, first {ruling.text!r}")
+            self.stats.undos += 1
+            if compare:
+                self.compare(text + " (again)")
         return ruling
+
+    def misspeak_ask(self, target: int, rank: int) -> None:
+        """The asker says the wrong rank or player, then corrects it or takes it back."""
+        t = self.truth
+        p = t.current
+        held = sorted({c[0] for c in t.hands[p]} - {rank})
+        others = [j for j in range(t.n) if j not in (p, target) and t.askable(j)]
+        wrong_target = others and self.rng.random() < 0.3
+        if wrong_target:
+            wrong_t, wrong_r = self.rng.choice(others), rank
+        elif t.rules["asking"] == "any-rank" and any(r != rank and not t.closed(r) for r in range(13)):
+            wrong_t, wrong_r = target, self.rng.choice([r for r in range(13) if r != rank and not t.closed(r)])
+        elif held:
+            wrong_t, wrong_r = target, self.rng.choice(held)
+        else:
+            return
+        text, intent = self.voice.ask(t.names, p, wrong_t, wrong_r, None, False)
+        ruling = self.say(text, intent, expect=("ok", "question"), compare=False, undoable=False)
+        if ruling.code == "question":  # e.g. a rank they said go fish to: "no", and the real ask
+            self.say("no", self.I.No(), compare=False, undoable=False)
+            return
+        self.stats.corrections += 1
+        how = self.rng.randrange(3)
+        if how == 0:
+            self.say("scratch that", self.I.Undo(), compare=False, undoable=False)
+            return
+        if wrong_target:
+            self.say(f"no, I said {t.names[target]}", self.I.Correct(target=t.names[target]), compare=False, undoable=False)
+        else:
+            self.say(f"no, I said {PLURALS[rank]}", self.I.Correct(rank=self.voice.rank(rank)), compare=False,
+                     undoable=False)
+        self.corrected = True
+
+    def miscount(self, count: int) -> bool:
+        """The target says the wrong count, then "no, N" (direct intents: the parser needs context)."""
+        wrong = self.rng.choice([c for c in (1, 2, 3) if c != count])
+        ruling = self.say(f"yes, {NUMBERS[wrong]}", self.I.Answer(count=wrong), expect=("ok", "bad-count"),
+                          compare=False, undoable=False)
+        if ruling.code == "bad-count":
+            return False
+        self.say(f"no, {NUMBERS[count]}", self.I.Correct(count=count), undoable=False)
+        self.stats.corrections += 1
+        return True
 
     def resettle(self) -> None:
         """Settle the truth again where the referee settles (a no-op once settling is complete, B2)."""
@@ -528,9 +600,15 @@ class SimulatedTable:
         target, rank, card = self.choose_ask()
         named = self.rng.random() < 0.25
         text, intent = self.voice.ask(t.names, p, target, rank, card, named)
+        self.corrected = False
+        if card is None and self.mistake_rate and self.rng.random() < self.mistake_rate:
+            self.misspeak_ask(target, rank)
         t.exchange = Exchange(p, target, rank)
         self.stats.asks += 1
-        self.say(text, intent)
+        if self.corrected:
+            self.compare("the correction")
+        else:
+            self.say(text, intent)
         ex = t.exchange
         if card is not None:
             given = [card] if card in t.hands[target] else []
@@ -548,6 +626,9 @@ class SimulatedTable:
             ex.received = len(given)
             if "How many?" in self.said[-1:]:
                 self.say(*self.voice.count(len(given)))
+            elif card is None and self.parse is None and self.mistake_rate and self.rng.random() < self.mistake_rate \
+                    and self.miscount(len(given)):
+                pass
             elif card is not None:
                 self.say(*self.rng.choice([("yes, here you go", self.I.Answer()), ("here you go", self.I.Answer()),
                                            ("yes, one", self.I.Answer(count=1))]))
@@ -571,6 +652,15 @@ class SimulatedTable:
                 if len(t.holding(p, drawn[0])) >= t.book_size:
                     ex.drew_book = True  # the drawn card completes a book
                     self.lay_down(p, drawn[0], named=False)
+        if self.out_rate and not t.over:
+            empty = [i for i in t.in_play() if not t.hands[i]]
+            if empty and self.rng.random() < self.out_rate:
+                i = self.rng.choice(empty)
+                if len(empty) == 1 and self.rng.random() < 0.5:
+                    self.say("I'm out of cards", self.I.OutOfCards())
+                else:
+                    self.say(f"{t.names[i]} is out of cards", self.I.OutOfCards(player=t.names[i]))
+                self.stats.outs += 1
         t.settle()
         self.unseen = True
         self.stats.refills += len(t.refilled)

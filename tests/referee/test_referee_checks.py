@@ -252,3 +252,52 @@ def test_lay_it_down_after_a_lucky_fish():
     miss(ref, "Ben", R.SEVEN)             # Ana asks for sevens again, draws one
     r = say(ref, Lucky())
     assert "Ana, that makes a book of sevens: lay it down." in r.say
+
+
+# ---- who a book call belongs to ------------------------------------------------------------------
+
+
+def test_book_call_in_the_exchange_goes_to_the_taker():
+    ref = table(again_on_hit=False)
+    hit(ref, "Ben", R.SEVEN, 3)
+    say(ref, Book(R.SEVEN))               # still Ana's exchange: her book
+    assert pub(ref)["books"]["Ana"] == ["7"] and turn(ref) == "Ben"
+
+
+def test_deal_book_goes_to_the_current_player():
+    ref = table(first=1)
+    say(ref, Book(R.SEVEN))
+    assert pub(ref)["books"]["Ben"] == ["7"]
+
+
+@pytest.mark.xfail(strict=True, reason="referee bug B4: a late book call after a quiet goes to the current player")
+def test_late_book_call_after_quiet_goes_to_the_taker_silent():
+    ref = table()
+    miss(ref, "Ben", R.SEVEN)             # Ana draws the fourth nine
+    assert ref.settle().say == ["Ben's turn."]
+    say(ref, Book(R.NINE))                # Ana, a little late: "book of nines"
+    p = pub(ref)
+    assert p["books"] == {"Ana": ["9"], "Ben": [], "Cho": []}
+    assert p["hands"] == {"Ana": 4, "Ben": 7, "Cho": 7}
+
+
+@pytest.mark.xfail(strict=True, reason="referee bug B4: a late book call after a quiet goes to the current player")
+def test_late_book_call_after_quiet_goes_to_the_taker_reminded():
+    ref = table(again_on_hit=False)
+    r = hit(ref, "Ben", R.SEVEN, 3)
+    assert "Ana, that makes a book of sevens: lay it down." in r.say
+    ref.settle()                          # "Ben's turn."
+    say(ref, Book(R.SEVEN))               # she lays it down, as told
+    p = pub(ref)
+    assert p["books"]["Ana"] == ["7"] and p["hands"] == {"Ana": 6, "Ben": 4, "Cho": 7}
+
+
+@pytest.mark.xfail(strict=True, reason="referee bug B5/B4: the target's 'I'm out of cards' ends the exchange")
+def test_book_call_after_the_target_says_out_goes_to_the_taker():
+    ref = table(again_on_hit=False)
+    say(ref, HandCount("Ben", 3))
+    hit(ref, "Ben", R.SEVEN, 3)           # Ben's last cards
+    say(ref, OutOfCards())                # Ben: "I'm out of cards"
+    say(ref, Book(R.SEVEN))               # Ana: "book of sevens"
+    p = pub(ref)
+    assert p["books"]["Ana"] == ["7"] and p["hands"]["Ana"] == 6 and p["hands"]["Ben"] == 7

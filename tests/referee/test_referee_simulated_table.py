@@ -9,7 +9,10 @@ Sizes (one core, ~25-50 ms a game directly, slower through the parser):
 * 2000 standard games, 2-6 players;
 * 1000 games with every rule drawn at random (so each value of each key gets 300+ games, checked
   below, counting 40 more games for each single value with the other rules standard);
-* 240 games spoken through ``tabletop.language.parse`` (skipped if the parser is missing).
+* 300 games with slips: misspoken asks and counts corrected or taken back, any sentence taken back
+  and said again, "I'm out of cards";
+* 240 games spoken through ``tabletop.language.parse``, slips included (skipped if the parser is
+  missing; count corrections stay direct intents, since "no, three" needs the game's context).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ STANDARD_GAMES = 2000
 RANDOM_GAMES = 1000
 PER_VALUE_GAMES = 40
 PARSER_GAMES = 240
+SLIP_GAMES = 300
 CHUNK = 100
 
 
@@ -52,15 +56,16 @@ def random_rules(seed: int) -> Rules:
     return Rules(**values)
 
 
-def run(games, *, parse=None):
+def run(games, *, parse=None, **slips):
     unfinished = 0
     stats = Counter()
     for names, rules, seed in games:
-        table = SimulatedTable(names, rules, seed, parse=parse)
+        table = SimulatedTable(names, rules, seed, parse=parse, **slips)
         result = table.play()
         unfinished += not result.over
         stats.update({"asks": result.asks, "hits": result.hits, "misses": result.misses, "lucky": result.lucky,
-                      "books": result.books, "refills": result.refills})
+                      "books": result.books, "refills": result.refills, "undos": result.undos,
+                      "corrections": result.corrections, "outs": result.outs})
     return unfinished, stats
 
 
@@ -114,6 +119,20 @@ def test_games_started_by_any_seat(first):
         table.play()
 
 
+SLIPS = {"undo_rate": 0.05, "mistake_rate": 0.1, "out_rate": 0.5}
+
+
+@pytest.mark.parametrize("chunk", range(SLIP_GAMES // CHUNK))
+def test_games_with_slips_undo_and_corrections(chunk):
+    """Players misspeak an ask and correct it ("no, I said sevens", "no, I said Cho") or take it back
+    ("scratch that"), miscount and correct it ("no, three"), take back any sentence and say it again,
+    and say "I'm out of cards" when their hand runs out: the referee still agrees with the table."""
+    seeds = range(50_000 + chunk * CHUNK, 50_000 + (chunk + 1) * CHUNK)
+    unfinished, stats = run(((players_for(s), random_rules(s), s) for s in seeds), **SLIPS)
+    assert unfinished <= CHUNK // 10
+    assert stats["undos"] > 100 and stats["corrections"] > 100 and stats["outs"] > 20
+
+
 @pytest.fixture(scope="module")
 def cached_parse(language_parse):
     if language_parse is None:
@@ -131,7 +150,7 @@ def test_games_through_the_parser(chunk, cached_parse):
     """The issue's requirement: the referee fed only sentences, heard through the language layer."""
     seeds = range(40_000 + chunk * 40, 40_000 + (chunk + 1) * 40)
     games = [(players_for(s), Rules() if s % 2 else random_rules(s), s) for s in seeds]
-    unfinished, _ = run(games, parse=cached_parse)
+    unfinished, _ = run(games, parse=cached_parse, undo_rate=0.03, mistake_rate=0.08, out_rate=0.3)
     assert unfinished <= 4
 
 
