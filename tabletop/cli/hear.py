@@ -1,0 +1,114 @@
+"""`tabletop hear FILE.wav ...`: what each recorded utterance was heard as.
+
+One line per file, in order (JSON with ``--json``): the text, the intent (or null), the
+confidence, the engine and the decode time. A file that cannot be read gets an error line and
+the others go on; the exit status is 1 when any file failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from tabletop.errors import TabletopError
+
+__all__ = ["add_parser", "run", "hear_files"]
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "hear",
+        help="recognise recorded utterances (16 kHz mono WAV)",
+        description="What each recorded utterance was heard as: text, intent, confidence.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE.wav", help="16 kHz mono 16-bit WAV files")
+    parser.add_argument("--players", nargs="+", metavar="NAME", help="player names (default: Ana Ben Cho)")
+    parser.add_argument("--journal", metavar="J", help="hear in the context of this game (read only)")
+    parser.add_argument("--engine", choices=("auto", "pocketsphinx", "vosk"), default="auto", help="speech engine")
+    parser.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
+    return parser
+
+
+def _context(args: argparse.Namespace) -> tuple[Any, tuple[str, ...]]:
+    """The game context (from --journal) and the players."""
+    if args.journal:
+        from tabletop.table import Table
+
+        table = Table.resume(args.journal) if hasattr(Table, "resume") else None
+        if table is None:  # pragma: no cover - the table is written in parallel
+            raise TabletopError("this build cannot resume a journal yet")
+        context = table.context()
+        close = getattr(table, "close", None)
+        if callable(close):
+            close()
+        return context, tuple(context.players)
+    players = tuple(args.players or ("Ana", "Ben", "Cho"))
+    return None, players
+
+
+def _understand(transcript: Any, context: Any, players: tuple[str, ...]) -> Any:
+    """The intent of a transcript: in the game's context when there is one."""
+    if not transcript.text:
+        return None
+    try:
+        from tabletop.language.understand import understand
+    except ImportError:  # pragma: no cover - before the language layer's understand exists
+        understand = None
+    if understand is not None:
+        from tabletop.language import Context
+
+        result = understand(transcript, context if context is not None else Context.whole(players))
+        return getattr(result, "intent", result)
+    from tabletop.language import parse
+
+    return parse(transcript.text, players)
+
+
+def hear_files(files: list[str], players: tuple[str, ...], context: Any = None, engine: str = "auto") -> list[dict[str, Any]]:
+    """Hear each file; one result dict per file (``{"file", "error"}`` for a file that failed)."""
+    from tabletop.speech.audio import read_wav
+    from tabletop.speech.recognisers import make_recogniser
+
+    recogniser = make_recogniser(engine, players)
+    out: list[dict[str, Any]] = []
+    for path in files:
+        try:
+            utterance = read_wav(path)
+        except TabletopError as error:
+            out.append({"file": path, "error": error.reason, "code": error.code})
+            continue
+        transcript = recogniser.hear(utterance, context=context, players=players)
+        intent = _understand(transcript, context, players)
+        out.append(
+            {
+                "file": path,
+                "text": transcript.text,
+                "intent": intent.to_json() if intent is not None else None,
+                "confidence": round(float(transcript.confidence), 3),
+                "engine": transcript.engine,
+                "decode_ms": int(round(transcript.decode_ms)),
+            }
+        )
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    context, players = _context(args)
+    results = hear_files(list(args.files), players, context, args.engine)
+    failed = 0
+    for result in results:
+        if "error" in result:
+            failed += 1
+            if args.json:
+                print(json.dumps(result), flush=True)
+            else:
+                print(f"{result['file']}: error: {result['error']}", file=sys.stderr, flush=True)
+            continue
+        if args.json:
+            print(json.dumps({k: result[k] for k in ("text", "intent", "confidence", "engine", "decode_ms")}), flush=True)
+        else:
+            intent = json.dumps(result["intent"]) if result["intent"] else "no command"
+            print(f"{result['file']}: \"{result['text']}\" -> {intent} ({result['confidence']:.2f}, {result['engine']}, {result['decode_ms']} ms)", flush=True)
+    return 1 if failed else 0

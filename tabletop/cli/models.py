@@ -1,0 +1,108 @@
+"""`tabletop models list|install|verify`: the speech (and card reader) models on this machine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from tabletop.errors import SetupError
+
+__all__ = ["add_parser", "run", "statuses"]
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "models",
+        help="list, install and verify speech and vision models",
+        description="List, install and verify the models tabletop uses.",
+    )
+    sub = parser.add_subparsers(dest="models_command", metavar="ACTION")
+    p_list = sub.add_parser("list", help="what is installed and what is used")
+    p_list.add_argument("--json", action="store_true", help="one JSON object per model")
+    p_install = sub.add_parser("install", help="install the Vosk small US English model (optional)")
+    p_install.add_argument("--from", dest="archive", metavar="FILE.zip", help="install from a downloaded archive")
+    p_install.add_argument("--quiet", action="store_true", help="no progress bar")
+    p_verify = sub.add_parser("verify", help="check every model loads; exit 1 on a problem")
+    p_verify.add_argument("--json", action="store_true", help="one JSON object per model")
+    return parser
+
+
+def statuses() -> list[dict[str, Any]]:
+    """Speech models, then the card reader's when the vision package reports one."""
+    from tabletop.speech.models import speech_model_statuses
+
+    out = speech_model_statuses()
+    for item in out:
+        item.setdefault("kind", "speech")
+    try:
+        from tabletop import vision
+
+        status_fn = getattr(vision, "model_status", None)
+    except Exception:  # noqa: BLE001 - vision is optional here
+        status_fn = None
+    if callable(status_fn):
+        try:
+            raw = status_fn()
+        except Exception as error:  # noqa: BLE001
+            raw = {"name": "card reader", "ok": False, "problem": f"the card reader check failed: {error}"}
+        items = raw if isinstance(raw, list) else [raw]
+        for item in items:
+            item = dict(item) if isinstance(item, dict) else {"name": "card reader", "ok": bool(item)}
+            item.setdefault("name", "card reader")
+            item["kind"] = "vision"
+            out.append(item)
+    return out
+
+
+def _verify_loads(item: dict[str, Any]) -> dict[str, Any]:
+    """Go beyond files existing: start the engine."""
+    if not item.get("ok") or item.get("kind") != "speech":
+        return item
+    try:
+        if item["name"].startswith("pocketsphinx"):
+            from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+            PocketSphinxRecogniser(reject_chatter=False).warm_up()
+        elif item["name"].startswith("vosk"):
+            from tabletop.speech.recognisers.vosk import load_model
+
+            load_model(Path(item["path"]))
+    except SetupError as error:
+        item = dict(item, ok=False, problem=error.reason)
+    return item
+
+
+def _print(items: list[dict[str, Any]], as_json: bool) -> None:
+    for item in items:
+        if as_json:
+            print(json.dumps(item), flush=True)
+            continue
+        mark = "ok     " if item.get("ok") else "MISSING"
+        used = "  (used by default)" if item.get("default") else ""
+        print(f"{mark} {item['kind']:6} {item['name']}{used}")
+        if item.get("path"):
+            print(f"        {item['path']}")
+        if item.get("problem"):
+            print(f"        -> {item['problem']}")
+
+
+def run(args: argparse.Namespace) -> int:
+    action = getattr(args, "models_command", None) or "list"
+    if action == "list":
+        _print(statuses(), getattr(args, "json", False))
+        return 0
+    if action == "verify":
+        items = [_verify_loads(item) for item in statuses()]
+        _print(items, args.json)
+        required = [i for i in items if not i.get("ok") and "optional" not in i.get("name", "") and i.get("kind") == "speech"]
+        return 1 if required else 0
+    if action == "install":
+        from tabletop.speech.models import VOSK_SMALL_EN_US, install_vosk_model
+
+        archive = Path(args.archive) if args.archive else None
+        where = install_vosk_model(archive, show_progress=not args.quiet)
+        print(f"installed {VOSK_SMALL_EN_US.name} in {where} (SHA-256 verified)")
+        return 0
+    raise SetupError(f"unknown models action {action!r}")

@@ -1,0 +1,230 @@
+"""Audio as the recognisers take it: 16 kHz, mono, signed 16-bit samples.
+
+An :class:`Utterance` is one stretch of speech (from a WAV file, the microphone or the
+synthesiser). :func:`read_wav` refuses anything else with a message that says how to convert.
+
+>>> import numpy as np
+>>> u = Utterance(np.zeros(8000, dtype=np.int16))
+>>> u.duration
+0.5
+>>> is_silent(u)
+True
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import struct
+import wave
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tabletop.errors import InvalidInputError
+
+__all__ = [
+    "SAMPLE_RATE",
+    "Utterance",
+    "read_wav",
+    "write_wav",
+    "wav_bytes",
+    "rms_dbfs",
+    "frame_energies_db",
+    "is_silent",
+    "speech_ratio",
+    "has_speech",
+    "pad",
+    "CONVERT_HINT",
+]
+
+SAMPLE_RATE = 16_000
+CONVERT_HINT = "convert it with: sox IN.wav -r 16000 -c 1 -b 16 OUT.wav"
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """Mono int16 samples at 16 kHz; ``source`` names where they came from (a path, "mic")."""
+
+    samples: np.ndarray
+    source: str = ""
+    rate: int = field(default=SAMPLE_RATE)
+
+    def __post_init__(self) -> None:
+        samples = np.asarray(self.samples)
+        if samples.ndim != 1:
+            raise InvalidInputError(f"audio must be mono, got shape {samples.shape}")
+        if samples.dtype != np.int16:
+            if np.issubdtype(samples.dtype, np.floating):
+                samples = np.clip(np.round(samples * 32767.0), -32768, 32767).astype(np.int16)
+            else:
+                samples = np.clip(samples, -32768, 32767).astype(np.int16)
+        object.__setattr__(self, "samples", samples)
+        if self.rate != SAMPLE_RATE:
+            raise InvalidInputError(f"audio must be {SAMPLE_RATE} Hz, got {self.rate} Hz")
+
+    @property
+    def duration(self) -> float:
+        """Length in seconds."""
+        return len(self.samples) / self.rate
+
+    def raw(self) -> bytes:
+        """Little-endian s16 bytes, as the decoders take them."""
+        return self.samples.astype("<i2").tobytes()
+
+    def __len__(self) -> int:
+        return len(self.samples)
+
+
+def read_wav(path: str | os.PathLike[str]) -> Utterance:
+    """Read a 16 kHz mono 16-bit PCM WAV file.
+
+    :raises InvalidInputError: when the file is missing, not a WAV, truncated, or not
+        16 kHz / mono / 16-bit (the message says how to convert it).
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InvalidInputError(f"{path}: no such file", code="no-file") from None
+    except IsADirectoryError:
+        raise InvalidInputError(f"{path}: is a directory, not a WAV file", code="not-wav") from None
+    except OSError as error:
+        raise InvalidInputError(f"{path}: cannot read ({error.strerror})", code="no-file") from None
+    return _parse_wav(data, str(path))
+
+
+def _parse_wav(data: bytes, name: str) -> Utterance:
+    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise InvalidInputError(f"{name}: not a WAV file (no RIFF/WAVE header)", code="not-wav")
+    # Walk the chunks ourselves: the wave module's errors are cryptic and it accepts truncation.
+    fmt: tuple[int, int, int, int] | None = None
+    pos = 12
+    pcm: bytes | None = None
+    declared = 0
+    while pos + 8 <= len(data):
+        chunk_id = data[pos : pos + 4]
+        (size,) = struct.unpack("<I", data[pos + 4 : pos + 8])
+        body = data[pos + 8 : pos + 8 + size]
+        if chunk_id == b"fmt ":
+            if len(body) < 16:
+                raise InvalidInputError(f"{name}: truncated WAV header", code="truncated")
+            tag, channels, rate, _, _, bits = struct.unpack("<HHIIHH", body[:16])
+            if tag == 0xFFFE and len(body) >= 26:  # WAVE_FORMAT_EXTENSIBLE: subformat GUID
+                tag = struct.unpack("<H", body[24:26])[0]
+            fmt = (tag, channels, rate, bits)
+        elif chunk_id == b"data":
+            declared = size
+            pcm = body
+            break
+        pos += 8 + size + (size & 1)
+    if fmt is None:
+        raise InvalidInputError(f"{name}: truncated or damaged WAV (no format chunk)", code="truncated")
+    tag, channels, rate, bits = fmt
+    problems = []
+    if tag != 1:
+        kind = {3: "floating-point", 6: "A-law", 7: "µ-law"}.get(tag, f"format {tag}")
+        problems.append(f"{kind} samples, not 16-bit PCM")
+    elif bits != 16:
+        problems.append(f"{bits}-bit samples, not 16-bit")
+    if channels != 1:
+        problems.append(f"{channels} channels, not mono")
+    if rate != SAMPLE_RATE:
+        problems.append(f"{rate} Hz, not 16000 Hz")
+    if problems:
+        raise InvalidInputError(f"{name}: {'; '.join(problems)}; {CONVERT_HINT}", code="wav-format")
+    if pcm is None:
+        raise InvalidInputError(f"{name}: truncated WAV (no audio data)", code="truncated")
+    if len(pcm) < declared:
+        raise InvalidInputError(
+            f"{name}: truncated WAV ({len(pcm)} of {declared} audio bytes present)", code="truncated"
+        )
+    if len(pcm) % 2:
+        pcm = pcm[:-1]
+    samples = np.frombuffer(pcm, dtype="<i2").astype(np.int16)
+    if len(samples) == 0:
+        raise InvalidInputError(f"{name}: the WAV file holds no audio", code="empty")
+    return Utterance(samples, source=name)
+
+
+def wav_bytes(utterance: Utterance) -> bytes:
+    """The utterance as a WAV file in memory."""
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(utterance.rate)
+        out.writeframes(utterance.raw())
+    return buffer.getvalue()
+
+
+def write_wav(path: str | os.PathLike[str], utterance: Utterance) -> Path:
+    """Write a 16 kHz mono 16-bit WAV file."""
+    path = Path(path)
+    path.write_bytes(wav_bytes(utterance))
+    return path
+
+
+def rms_dbfs(samples: np.ndarray | Utterance) -> float:
+    """Loudness of the whole signal in dB relative to full scale (-inf dB for digital zero → -120)."""
+    x = (samples.samples if isinstance(samples, Utterance) else np.asarray(samples)).astype(np.float64)
+    if x.size == 0:
+        return -120.0
+    power = float(np.mean(x * x)) / (32768.0**2)
+    return max(-120.0, 10.0 * np.log10(power)) if power > 0 else -120.0
+
+
+def frame_energies_db(samples: np.ndarray, frame: int = 480) -> np.ndarray:
+    """dBFS of each 30 ms frame."""
+    x = np.asarray(samples, dtype=np.float64)
+    n = len(x) // frame
+    if n == 0:
+        return np.array([rms_dbfs(x)])
+    frames = x[: n * frame].reshape(n, frame)
+    power = np.mean(frames * frames, axis=1) / (32768.0**2)
+    return np.maximum(-120.0, 10.0 * np.log10(np.maximum(power, 1e-12)))
+
+
+def is_silent(utterance: Utterance, threshold_db: float = -50.0) -> bool:
+    """True when nothing in the audio rises above ``threshold_db`` (quiet room, digital zero)."""
+    energies = frame_energies_db(utterance.samples)
+    return bool(np.max(energies) < threshold_db)
+
+
+def speech_ratio(utterance: Utterance) -> float:
+    """Share of 30 ms frames that the WebRTC-style VAD of PocketSphinx calls speech."""
+    from pocketsphinx import Vad
+
+    vad = Vad(Vad.MEDIUM_LOOSE, SAMPLE_RATE, 0.03)
+    step = vad.frame_bytes // 2
+    raw = utterance.samples
+    n = len(raw) // step
+    if n == 0:
+        return 0.0
+    hits = sum(vad.is_speech(raw[i * step : (i + 1) * step].astype("<i2").tobytes()) for i in range(n))
+    return hits / n
+
+
+def has_speech(utterance: Utterance) -> bool:
+    """A cheap check before decoding: not silent, and some frames look like speech with a
+    clear rise above the floor (steady noise such as a fan or hiss has no dynamic range)."""
+    if is_silent(utterance):
+        return False
+    energies = frame_energies_db(utterance.samples)
+    floor = float(np.percentile(energies, 10))
+    peak = float(np.percentile(energies, 98))
+    return peak - floor >= 9.0 and speech_ratio(utterance) >= 0.05
+
+
+def pad(utterance: Utterance, before: float = 0.3, after: float = 0.3, floor_db: float = -60.0, seed: int = 0) -> Utterance:
+    """Add quiet with a faint noise floor around tightly trimmed audio (digital zero hurts decoders)."""
+    rng = np.random.default_rng(seed)
+    amp = 32768.0 * 10 ** (floor_db / 20.0)
+
+    def quiet(seconds: float) -> np.ndarray:
+        return rng.normal(0.0, amp, int(seconds * SAMPLE_RATE))
+
+    body = utterance.samples.astype(np.float64) + rng.normal(0.0, amp, len(utterance.samples))
+    out = np.concatenate([quiet(before), body, quiet(after)])
+    return Utterance(np.clip(np.round(out), -32768, 32767).astype(np.int16), source=utterance.source)

@@ -1,0 +1,342 @@
+"""PocketSphinx 5 with its bundled US English model: the embedded default recogniser.
+
+Each utterance is decoded twice from the same features:
+
+1. with the language layer's JSGF grammar (narrowed to the game's context when one is given),
+   which gives the command text, an n-best list and word confidences;
+2. with an open trigram model of the same grammar's sentences plus common English words,
+   which is free to hear chatter as chatter.
+
+A grammar forces any sound into some command, and its scores cannot tell a command from
+chatter. The two decoders agree on commands and disagree on chatter, so a hypothesis is
+accepted only when both read the same intent (or the same words). A rejected utterance comes
+back as an empty transcript with confidence 0.
+
+The dictionary is trimmed to the words in use (fast start-up); words missing from the CMU
+dictionary get automatic pronunciations (:mod:`tabletop.speech.pronounce`). Compiled grammars
+and models are cached per grammar text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable, Sequence
+
+from tabletop.errors import SetupError
+from tabletop.language.transcript import Alternative, Transcript
+from tabletop.speech import grammars, jsgf as jsgf_reader, ngram
+from tabletop.speech.audio import Utterance, has_speech
+from tabletop.speech.pronounce import pronunciations
+
+__all__ = ["PocketSphinxRecogniser", "model_status"]
+
+DEFAULT_PLAYERS = ("Ana", "Ben", "Cho")
+_FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
+
+
+def model_status() -> dict[str, Any]:
+    """Where the bundled PocketSphinx model is and whether it is complete."""
+    try:
+        from pocketsphinx import get_model_path
+    except ImportError as error:  # pragma: no cover - a dependency
+        return {"name": "pocketsphinx en-us", "ok": False, "problem": f"pip install pocketsphinx ({error})"}
+    root = get_model_path()
+    needed = [os.path.join(root, "en-us", "en-us", f) for f in ("mdef", "means", "variances", "feat.params")]
+    needed.append(os.path.join(root, "en-us", "cmudict-en-us.dict"))
+    missing = [p for p in needed if not os.path.exists(p)]
+    return {
+        "name": "pocketsphinx en-us (bundled)",
+        "path": os.path.join(root, "en-us"),
+        "ok": not missing,
+        "problem": f"missing {', '.join(missing)}: pip install --force-reinstall pocketsphinx" if missing else None,
+    }
+
+
+class PocketSphinxRecogniser:
+    """The embedded recogniser. ``hear(utterance, context)`` returns a Transcript.
+
+    :param players: names for hearing without a game context.
+    :param reject_chatter: decode with the open model too and keep only agreeing commands.
+    :param nbest: how many alternatives to return.
+    :param grammar: ``(players, context) -> JSGF text``; the language layer's by default.
+    :param parse: ``(text, players) -> intent or None``, to compare the two decoders' readings.
+    """
+
+    name = "pocketsphinx"
+
+    def __init__(
+        self,
+        players: Sequence[str] = DEFAULT_PLAYERS,
+        *,
+        reject_chatter: bool = True,
+        nbest: int = 5,
+        grammar: Callable[[Sequence[str], Any], str] | None = None,
+        parse: Callable[[str, Sequence[str]], Any] | None = None,
+        cache_size: int = 32,
+    ) -> None:
+        self.players = tuple(players)
+        self.reject_chatter = reject_chatter
+        self.nbest = nbest
+        self._grammar = grammar or grammars.jsgf
+        self._parse = parse or grammars.parse_intent
+        self._cache_size = cache_size
+        self._searches: OrderedDict[str, str] = OrderedDict()  # jsgf hash -> search name
+        self._fsg: Any = None  # the grammar decoder
+        self._open: Any = None  # the open n-gram decoder
+        self._lock = threading.RLock()
+        self._tmp = tempfile.TemporaryDirectory(prefix="tabletop-ps-")
+        self._known: set[str] = set()
+
+    # -- set-up ------------------------------------------------------------------------------
+
+    def _new_decoder(self, dict_path: str) -> Any:
+        try:
+            from pocketsphinx import Decoder, get_model_path
+        except (ImportError, OSError) as error:
+            raise SetupError(f"PocketSphinx is not installed: pip install pocketsphinx==5.1.1 ({error})") from None
+        status = model_status()
+        if not status["ok"]:
+            raise SetupError(status["problem"])
+        try:
+            return Decoder(
+                hmm=os.path.join(get_model_path(), "en-us", "en-us"),
+                dict=dict_path,
+                lm=None,
+                bestpath=True,
+                loglevel="FATAL",
+            )
+        except (RuntimeError, ValueError) as error:
+            raise SetupError(f"PocketSphinx failed to start ({error}): pip install --force-reinstall pocketsphinx") from None
+
+    def _ensure_words(self, words: set[str]) -> None:
+        new = {w for w in words if w not in self._known}
+        if not new:
+            return
+        prons = pronunciations(new)
+        if self._fsg is None:
+            dict_path = os.path.join(self._tmp.name, "domain.dict")
+            with open(dict_path, "w", encoding="utf-8") as f:
+                for word, variants in sorted(prons.items()):
+                    for i, phones in enumerate(variants):
+                        f.write(f"{word}{'' if i == 0 else f'({i + 1})'} {phones}\n")
+            self._fsg = self._new_decoder(dict_path)
+            if self.reject_chatter:
+                self._open = self._new_decoder(dict_path)
+        else:
+            items = [
+                (word if i == 0 else f"{word}({i + 1})", phones)
+                for word, variants in sorted(prons.items())
+                for i, phones in enumerate(variants)
+            ]
+            for decoder in (self._fsg, self._open):
+                if decoder is None:
+                    continue
+                for n, (word, phones) in enumerate(items):
+                    decoder.add_word(word, phones, n == len(items) - 1)
+        self._known |= new
+
+    def _search_for(self, jsgf_text: str) -> str:
+        key = hashlib.sha1(jsgf_text.encode()).hexdigest()[:16]
+        if key in self._searches:
+            self._searches.move_to_end(key)
+            return self._searches[key]
+        grammar = jsgf_reader.parse(jsgf_text)
+        vocab = jsgf_reader.vocabulary(grammar)
+        self._ensure_words(vocab | set(ngram.COMMON_WORDS))
+        name = f"s{key}"
+        try:
+            self._fsg.add_jsgf_string(name, jsgf_text)
+        except (ValueError, RuntimeError) as error:
+            raise SetupError(f"PocketSphinx could not load the command grammar: {error}") from None
+        if self._open is not None:
+            from pocketsphinx import NGramModel
+
+            sentences = jsgf_reader.sample(grammar, 3000, seed=1)
+            path = os.path.join(self._tmp.name, f"{name}.arpa")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(ngram.arpa(sentences, extra_words=vocab | set(ngram.COMMON_WORDS), order=3))
+            model = NGramModel(self._open.config, self._open.logmath, path)
+            self._open.add_lm(name, model)
+            os.unlink(path)
+        self._searches[key] = name
+        while len(self._searches) > self._cache_size:
+            _, old = self._searches.popitem(last=False)
+            for decoder in (self._fsg, self._open):
+                try:
+                    if decoder is not None:
+                        decoder.remove_search(old)
+                except (KeyError, RuntimeError):
+                    pass
+        return name
+
+    def warm_up(self, context: Any = None, players: Sequence[str] | None = None) -> None:
+        """Compile the grammar for this context now rather than on the first utterance."""
+        with self._lock:
+            self._search_for(self._grammar(tuple(players or self._players_of(context)), context))
+
+    def _players_of(self, context: Any) -> tuple[str, ...]:
+        players = getattr(context, "players", None)
+        return tuple(players) if players else self.players
+
+    # -- decoding ----------------------------------------------------------------------------
+
+    def stream(self, context: Any = None, players: Sequence[str] | None = None, live: bool = True) -> "_Stream":
+        """Start decoding one utterance as its audio arrives: ``feed(raw)`` then ``finish()``.
+
+        With ``live`` the decoders work as the audio arrives (normalising the signal with a
+        running mean), so only ending the search and comparing readings is left for
+        ``finish``: the answer comes quickly after the end of speech. Without it the whole
+        utterance is decoded at ``finish`` with a per-utterance mean (a little more accurate).
+        """
+        players = tuple(players) if players else self._players_of(context)
+        self._lock.acquire()
+        try:
+            name = self._search_for(self._grammar(players, context))
+            return _Stream(self, name, players, live)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def hear(self, utterance: Utterance, context: Any = None, players: Sequence[str] | None = None) -> Transcript:
+        """What was said, as a Transcript (empty text with confidence 0 for no command)."""
+        start = time.perf_counter()
+        if not has_speech(utterance):
+            return Transcript(text="", confidence=0.0, engine=self.name, decode_ms=_ms(start))
+        s = self.stream(context, players, live=False)
+        s.feed(utterance.raw())
+        transcript = s.finish()
+        return Transcript(
+            text=transcript.text,
+            confidence=transcript.confidence,
+            alternatives=transcript.alternatives,
+            words=transcript.words,
+            engine=self.name,
+            decode_ms=_ms(start),
+        )
+
+    def _agreement(self, grammar_text: str, open_text: str, players: Sequence[str]) -> float:
+        """1 when both decoders heard the same words, 0.85 when they read the same intent, else 0."""
+        if grammar_text == open_text:
+            return 1.0
+        if not open_text:
+            return 0.0
+        try:
+            a = self._parse(grammar_text, players)
+            b = self._parse(open_text, players)
+        except Exception:  # noqa: BLE001 - a parser failure is a disagreement, not a crash
+            return 0.0
+        if a is not None and a == b:
+            return 0.85
+        return 0.0
+
+
+class _Stream:
+    """One utterance being decoded by both decoders; holds the recogniser's lock until finished."""
+
+    def __init__(self, owner: PocketSphinxRecogniser, search: str, players: tuple[str, ...], live: bool) -> None:
+        self.owner = owner
+        self.live = live
+        self.buffer: list[bytes] = []
+        self.players = players
+        self.finished = False
+        self.decoders = [d for d in (owner._fsg, owner._open) if d is not None]
+        for d in self.decoders:
+            d.activate_search(search)
+            d.start_utt()
+
+    def feed(self, raw: bytes) -> None:
+        if not self.live:
+            self.buffer.append(raw)
+            return
+        for d in self.decoders:
+            d.process_raw(raw, False, False)
+
+    def finish(self) -> Transcript:
+        start = time.perf_counter()
+        try:
+            if not self.live:
+                raw = b"".join(self.buffer)
+                for d in self.decoders:
+                    d.process_raw(raw, False, True)
+            for d in self.decoders:
+                d.end_utt()
+            return self._result(start)
+        finally:
+            self.finished = True
+            self.owner._lock.release()
+
+    def cancel(self) -> None:
+        if not self.finished:
+            self.finished = True
+            try:
+                for d in self.decoders:
+                    d.end_utt()
+            finally:
+                self.owner._lock.release()
+
+    def _result(self, start: float) -> Transcript:
+        owner = self.owner
+        fsg = owner._fsg
+        hyp = fsg.hyp()
+        text = _clean(hyp.hypstr) if hyp is not None else ""
+        if not text:
+            return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
+        agreement = 1.0
+        if owner._open is not None:
+            open_hyp = owner._open.hyp()
+            open_text = _clean(open_hyp.hypstr) if open_hyp is not None else ""
+            agreement = owner._agreement(text, open_text, self.players)
+            if agreement == 0.0:
+                return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
+        words = [(_clean(s.word), float(s.prob)) for s in fsg.seg() if _clean(s.word)]
+        alts: list[tuple[str, float]] = []
+        if owner.nbest > 1:
+            seen: set[str] = set()
+            for i, h in enumerate(fsg.nbest()):
+                t = _clean(h.hypstr)
+                if t and t not in seen:
+                    seen.add(t)
+                    alts.append((t, float(h.score)))
+                if len(alts) >= owner.nbest or i > 8 * owner.nbest:
+                    break
+        word_conf = [c for _, c in words] or [0.5]
+        acoustic = min(1.0, 0.5 + 0.5 * min(word_conf) ** 0.5)
+        confidence = round(agreement * acoustic, 3)
+        return Transcript(
+            text=text,
+            confidence=confidence,
+            alternatives=_alternatives(text, confidence, alts),
+            words=tuple(words),
+            engine=owner.name,
+            decode_ms=_ms(start),
+        )
+
+
+def _clean(word: str) -> str:
+    words = [w.split("(")[0] for w in word.split() if w.lower() not in _FILLERS and not w.startswith("[")]
+    words = [w for w in words if w not in _FILLERS]
+    return " ".join(words)
+
+
+def _alternatives(best: str, confidence: float, alts: list[tuple[str, float]]) -> tuple[Alternative, ...]:
+    out = [Alternative(best, confidence)]
+    if not alts:
+        return tuple(out)
+    top = max(s for _, s in alts) or 1e-300
+    for text, score in alts:
+        if text == best or not text:
+            continue
+        # n-best scores are likelihoods relative to the best path; keep them below the best.
+        ratio = score / top if top > 0 else 0.0
+        out.append(Alternative(text, round(min(confidence * 0.9, confidence * math.sqrt(max(ratio, 0.0))), 3)))
+    return tuple(out)
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000.0, 1)
