@@ -366,6 +366,7 @@ Game._CHECKS = {
 def _apply_ask(s: State, a: AskAction) -> list[str]:
     asker, target = s.index(a.asker), s.index(a.target)
     s.started = True
+    s.taker = None
     s.exchange = Exchange(asker, target, a.rank, a.card)
     s.last_asks[asker] = s.exchange
     s.phase = Phase.ANSWER
@@ -510,6 +511,7 @@ def _settle(s: State) -> list[str]:
             nxt = ex.target
         else:
             nxt = (ex.asker + 1) % n
+        s.taker = ex.asker if (ex.received or ex.drew) else None
         s.exchange = None
         s.phase = Phase.ASK
     else:

@@ -192,6 +192,8 @@ class Referee:
                 player = self._name(intent.player)
             elif s.exchange is not None and s.phase in (Phase.AFTER_HIT, Phase.AFTER_MISS):
                 player = s.players[s.exchange.asker]
+            elif s.phase is Phase.ASK and s.taker is not None:
+                player = s.players[s.taker]  # a late call, after the exchange was settled
             else:
                 player = s.players[s.current]
             return BookAction(player, intent.rank)
@@ -228,6 +230,8 @@ class Referee:
             return Ruling(q, "answer", [self.last_said or "I haven't said anything yet."])
         if q.what == "help":
             return Ruling(q, "answer", [phrases.HELP])
+        if q.player is not None and self.game.state.index(q.player) < 0:
+            return Ruling(q, "unknown-player", [f"{q.player} isn't playing."])
         pre = self._settle()
         s = self.game.state
         if q.what == "turn":
@@ -246,10 +250,7 @@ class Referee:
             ]
             answer = ("Down: " + "; ".join(down) + ".") if down else "No books are down yet."
         elif q.what == "hand":
-            try:
-                name = self._name(q.player) if q.player else s.players[s.current]
-            except IllegalActionError as error:
-                return Ruling(q, error.code, pre + [error.reason], changed=bool(pre))
+            name = self._name(q.player) if q.player else s.players[s.current]
             answer = f"{name} has {phrases.cards(s.hands[s.index(name)])}."
         else:  # last
             answer = self._last_ask(q.player)

@@ -51,6 +51,7 @@ class State:
     phase: Phase = Phase.ASK
     exchange: Exchange | None = None
     started: bool = False          # the first ask has been made (book calls before it are deal books)
+    taker: int | None = None       # who took cards in the last settled exchange, until the next ask
     winners: tuple[int, ...] = ()
     last_asks: dict[int, Exchange] = field(default_factory=dict)
 
