@@ -58,7 +58,7 @@ def test_every_line_that_is_not_game_speech_gets_a_reason_and_changes_nothing(tm
     # something the game can accept now.
     noise = ["", "pass the salt please", "asdf qwerty", "Dan, got any sevens?", "Ben, sixes?",
              "Ana asks Cho for sixes", "Cho, do you have any sevens?", "yes, two", "go fish",
-             "book of sevens", "Dan has a book of nines", "🂡🂢🂣", "x" * 5000,
+             "Ben has a book of sevens", "Dan has a book of nines", "🂡🂢🂣", "x" * 5000,
              "lucky fish", "Ben has forty cards", "what's the weather like"]
     events, journal = play(tmp_path, ["Ben, sevens?", "go fish", "whose turn is it"] + noise)
     assert events[3]["say"] == "Ben's turn."
