@@ -53,7 +53,18 @@ def default_journal(players: Iterable[str]) -> Path:
 
 
 def open_table(args: argparse.Namespace) -> Table:
-    eyes = _eyes(args.camera) if args.camera is not None else None
+    eyes, notes = None, []
+    if args.camera is not None:
+        try:
+            eyes = _eyes(args.camera)
+        except SetupError as error:  # the game goes on without vision
+            notes.append(f"No camera: {error.reason}")
+    table = _table(args, eyes)
+    table.notes[:0] = notes
+    return table
+
+
+def _table(args: argparse.Namespace, eyes: Any) -> Table:
     durable = not args.no_fsync
     if args.resume:
         if args.players or args.preset or args.rules or args.rule:

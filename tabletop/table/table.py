@@ -91,7 +91,7 @@ class Table:
         """What tabletop says as play begins (or resumes)."""
         game = self.game
         if not game.history:
-            text = game.opening()
+            text = " ".join(self.notes + [game.opening()])
             return [Reply(text, {"event": "start", "say": text, "players": list(game.players),
                                  "rules": game.rules.to_json(), "state": game.public()})]
         public = game.public()
@@ -178,27 +178,23 @@ class Table:
             return [self._reply("Paused. Say resume to go on.", base, intent, "paused")]
         seen: list[str] = []
         if look and isinstance(intent, Book) and self.eyes is not None and not self.game.state.over:
-            verdict = self._look(intent)
-            if verdict is not None:
-                code, say = verdict
-                if code != "confirmed":
-                    self._seen_book = intent
-                    return [self._reply(say + " Say yes to record it anyway.", base, intent, "question")]
-                seen.append(say)
-            else:
-                seen.append("The camera isn't working, so I'll take your word for it.")
+            code, say = self._look(intent)
+            if code in ("not_confirmed", "unsure"):
+                self._seen_book = intent
+                return [self._reply(say + " Say yes to record it anyway.", base, intent, "question")]
+            seen.append(say)
         ruling = self.referee.handle(intent, text)
         self._write()
         return [self._reply(" ".join(seen + ruling.say), base, intent, ruling.code, ruling)]
 
-    def _look(self, intent: Book) -> tuple[str, str] | None:
+    def _look(self, intent: Book) -> tuple[str, str]:
+        """Look for the claimed book: (verdict, what was seen). A failing camera is put away."""
         assert self.eyes is not None
         try:
             check = self.eyes.look(intent.rank, self.game.rules.book_size)
         except SetupError as error:
-            self.notes.append(error.reason)
             self.eyes = None
-            return None
+            return "no_camera", f"The camera isn't working ({error.reason}), so I'll go on without it."
         return check.verdict, check.say
 
     def _control(self, intent: Control, base: dict[str, Any]) -> Reply:
