@@ -22,6 +22,7 @@ Readings of the spec this model makes where the text leaves a choice (see the fi
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -394,6 +395,7 @@ class SimulatedTable:
             self.fail(f"referee ruled {ruling.code!r} on {text!r} ({intent!r}): {ruling.text!r}")
         if compare:
             self.compare(text)
+            self.check_announcements(ruling.say)
         if before is not None and ruling.code == "ok" and self.rng.random() < self.undo_rate:
             # "scratch that" and say it again: the same ruling and the same state
             words = self.rng.choice(["undo", "scratch that"])
@@ -466,6 +468,33 @@ class SimulatedTable:
         self.said.extend(ruling.say)
         self.transcript.append(f"(quiet) -> {ruling.code}: {ruling.text}")
         self.compare("(quiet)")
+        self.check_announcements(ruling.say)
+
+    def check_announcements(self, say: list[str]) -> None:
+        """What the referee says about turns and books must be true at the table."""
+        t = self.truth
+        current = None
+        for sentence in say:
+            m = re.fullmatch(r"(\w+)'s turn\.|(\w+), ask again\.", sentence)
+            if m:
+                current = current or self.truth.view(self.unseen)["current"]
+                who = m.group(1) or m.group(2)
+                if who != current:
+                    self.fail(f"announced {sentence!r}, but it is {current}'s turn")
+            m = re.fullmatch(r"(\w+), that makes a (book|pair) of (\w+): lay it down\.", sentence)
+            if m:
+                seat, rank = t.names.index(m.group(1)), PLURALS.index(m.group(3))
+                if len(t.holding(seat, rank)) < t.book_size:
+                    self.fail(f"{sentence!r}, but {m.group(1)} holds {t.holding(seat, rank)}")
+            if sentence.startswith("Game over."):
+                names = self.truth.view(self.unseen)["winners"]
+                if len(names) == 1:
+                    ok = f"{names[0]} wins with" in sentence
+                else:
+                    ok = all(n in sentence for n in names) and (
+                        ("play another hand" if t.rules["ties"] == "play-again" else "share the win") in sentence)
+                if not ok:
+                    self.fail(f"{sentence!r}, but the winners are {names}")
 
     def compare(self, after: str) -> None:
         self.compared += 1
@@ -561,12 +590,27 @@ class SimulatedTable:
             self.quiet()
         if not self.game.state.over:
             self.fail("the game is over at the table but not for the referee")
+        if self.seed % 4 == 0:  # a quarter of the games: replaying costs a quarter of a game
+            self.check_replay()
         self.stats.over = True
         self.stats.winners = len(t.winners)
         if len(t.winners) > 1 and t.rules["ties"] == "play-again":
             if not any("play another" in s for s in self.said):
                 self.fail("a tie under ties=play-again was not told to play another hand")
         return self.stats
+
+    def check_replay(self) -> None:
+        """The history is the record: its canonical actions read back and replayed give the same game."""
+        from tabletop.referee import Game, parse_action
+
+        steps = self.game.history
+        for step in steps:
+            if parse_action(str(step.action)) != step.action:
+                self.fail(f"action {step.action!r} does not read back from {str(step.action)!r}")
+        again = Game(list(self.truth.names), self.rules, first=self.game.first)
+        again.replay(steps)
+        if again.state.public() != self.game.state.public() or again.public() != self.game.public():
+            self.fail("replaying the history gives another game")
 
     def query(self) -> None:
         t = self.truth
@@ -643,7 +687,9 @@ class SimulatedTable:
                 drawn = t.stock.pop()
                 t.hands[p].append(drawn)
                 ex.drew = True
-            self.say(*self.voice.miss())
+            ruling = self.say(*self.voice.miss())
+            if (drawn is None) != ("nothing to draw" in ruling.text) or f"Go fish, {t.names[p]}." not in ruling.say:
+                self.fail(f"go fish announced as {ruling.text!r}; drew {drawn}")
             if drawn is not None:
                 if drawn[0] == rank:
                     ex.lucky = True

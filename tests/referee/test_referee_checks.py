@@ -270,8 +270,8 @@ def test_deal_book_goes_to_the_current_player():
     assert pub(ref)["books"]["Ben"] == ["7"]
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug B4: a late book call after a quiet goes to the current player")
-def test_late_book_call_after_quiet_goes_to_the_taker_silent():
+def test_late_book_call_after_quiet_goes_to_the_taker_silent_bug():
+    """B4 (fixed): it went to the current player, Ben, without a word."""
     ref = table()
     miss(ref, "Ben", R.SEVEN)             # Ana draws the fourth nine
     assert ref.settle().say == ["Ben's turn."]
@@ -281,8 +281,8 @@ def test_late_book_call_after_quiet_goes_to_the_taker_silent():
     assert p["hands"] == {"Ana": 4, "Ben": 7, "Cho": 7}
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug B4: a late book call after a quiet goes to the current player")
-def test_late_book_call_after_quiet_goes_to_the_taker_reminded():
+def test_late_book_call_after_quiet_goes_to_the_taker_reminded_bug():
+    """B4 (fixed): it was questioned as Ben's."""
     ref = table(again_on_hit=False)
     r = hit(ref, "Ben", R.SEVEN, 3)
     assert "Ana, that makes a book of sevens: lay it down." in r.say
@@ -292,8 +292,8 @@ def test_late_book_call_after_quiet_goes_to_the_taker_reminded():
     assert p["books"]["Ana"] == ["7"] and p["hands"] == {"Ana": 6, "Ben": 4, "Cho": 7}
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug B5/B4: the target's 'I'm out of cards' ends the exchange")
-def test_book_call_after_the_target_says_out_goes_to_the_taker():
+def test_book_call_after_the_target_says_out_goes_to_the_taker_bug():
+    """B5 (fixed): the target's "I'm out of cards" ended the exchange and the book went to Ben."""
     ref = table(again_on_hit=False)
     say(ref, HandCount("Ben", 3))
     hit(ref, "Ben", R.SEVEN, 3)           # Ben's last cards

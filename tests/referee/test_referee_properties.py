@@ -23,8 +23,8 @@ from tabletop.referee.intents import (
 from tabletop.rules import Rules
 
 NAMES = ["Ana", "Ben", "Cho", "Dev"]
-# B3 (/tmp/referee_bugs.md): a refused query settles the open exchange first. Set False once fixed.
-KNOWN_BUG_B3 = True
+# B3 (/tmp/referee_bugs.md, fixed): a refused query settled the open exchange first.
+KNOWN_BUG_B3 = False
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("REFEREE_EXAMPLES", "120")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 names = st.sampled_from(NAMES + ["Zed", "ana", "BEN"])

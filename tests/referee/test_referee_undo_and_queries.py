@@ -186,8 +186,8 @@ def test_query_answers():
     assert r.refused
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug B3: a refused query settles the open exchange first")
-def test_refused_query_changes_nothing():
+def test_refused_query_changes_nothing_bug():
+    """B3 (fixed): the query settled the open exchange before refusing."""
     ref = table()
     miss(ref, "Ben", R.ACE)
     steps = len(ref.game.history)
