@@ -301,3 +301,25 @@ def test_book_call_after_the_target_says_out_goes_to_the_taker_bug():
     say(ref, Book(R.SEVEN))               # Ana: "book of sevens"
     p = pub(ref)
     assert p["books"]["Ana"] == ["7"] and p["hands"]["Ana"] == 6 and p["hands"]["Ben"] == 7
+
+
+@pytest.mark.xfail(strict=True, reason="referee bug B6: a hand count for a player who sits out is refused, not questioned")
+def test_hand_count_after_sitting_out_is_a_question():
+    ref = table(empty_hand="sit-out")
+    say(ref, HandCount("Ben", 1))
+    hit(ref, "Ben", R.SEVEN, 1)
+    say(ref, OutOfCards(player="Ben"))    # Ben sits out
+    r = ref.handle(HandCount("Ben", 3))   # "Ben has three cards": the table says he still has cards
+    assert r.code == "question", r.text
+    say(ref, Yes())
+    p = pub(ref)
+    assert p["hands"]["Ben"] == 3 and p["out"] == [] and p["stock"] == 34
+
+
+@pytest.mark.xfail(strict=True, reason="referee bug B7: the reason says 'you said' when the cards were handed over")
+def test_said_none_reason_after_handing_over():
+    ref = table(again_on_hit=False)
+    hit(ref, "Ben", R.SEVEN, 2)           # Ben hands over all his sevens
+    r = ref.handle(Ask(target="Cho", rank=R.SEVEN))
+    assert r.code == "question"
+    assert "you said" not in r.text, r.text
