@@ -50,8 +50,17 @@ def statuses() -> list[dict[str, Any]]:
         items = raw if isinstance(raw, list) else [raw]
         for item in items:
             item = dict(item) if isinstance(item, dict) else {"name": "card reader", "ok": bool(item)}
-            item.setdefault("name", "card reader")
+            item["name"] = f"card reader ({item.get('name', 'cards')})"
             item["kind"] = "vision"
+            if "ok" not in item:
+                item["ok"] = bool(item.get("present")) and bool(item.get("verified", True))
+            if not item["ok"] and not item.get("problem"):
+                built = str(item.get("built_from", ""))
+                item["problem"] = (
+                    built if built.startswith(("missing", "manifest")) else
+                    "the card reader's files do not match its manifest: rebuild with `python -m tabletop.vision.build`"
+                )
+            item.pop("files", None)
             out.append(item)
     return out
 

@@ -79,8 +79,10 @@ class PocketSphinxRecogniser:
         grammar: Callable[[Sequence[str], Any], str] | None = None,
         parse: Callable[[str, Sequence[str]], Any] | None = None,
         cache_size: int = 32,
+        open_nbest: int = 8,
     ) -> None:
         self.players = tuple(players)
+        self.open_nbest = open_nbest
         self.reject_chatter = reject_chatter
         self.nbest = nbest
         self._grammar = grammar or grammars.jsgf
@@ -92,6 +94,7 @@ class PocketSphinxRecogniser:
         self._lock = threading.RLock()
         self._tmp = tempfile.TemporaryDirectory(prefix="tabletop-ps-")
         self._known: set[str] = set()
+        self._primed = False  # live decoding waits until a whole-utterance decode set the mean
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -108,7 +111,7 @@ class PocketSphinxRecogniser:
                 hmm=os.path.join(get_model_path(), "en-us", "en-us"),
                 dict=dict_path,
                 lm=None,
-                bestpath=True,
+                bestpath=False,
                 loglevel="FATAL",
             )
         except (RuntimeError, ValueError) as error:
@@ -193,12 +196,13 @@ class PocketSphinxRecogniser:
         running mean), so only ending the search and comparing readings is left for
         ``finish``: the answer comes quickly after the end of speech. Without it the whole
         utterance is decoded at ``finish`` with a per-utterance mean (a little more accurate).
+        The first utterance is always decoded whole: the running mean starts from it.
         """
         players = tuple(players) if players else self._players_of(context)
         self._lock.acquire()
         try:
             name = self._search_for(self._grammar(players, context))
-            return _Stream(self, name, players, live)
+            return _Stream(self, name, players, live and self._primed)
         except BaseException:
             self._lock.release()
             raise
@@ -220,19 +224,22 @@ class PocketSphinxRecogniser:
             decode_ms=_ms(start),
         )
 
-    def _agreement(self, grammar_text: str, open_text: str, players: Sequence[str]) -> float:
-        """1 when both decoders heard the same words, 0.85 when they read the same intent, else 0."""
-        if grammar_text == open_text:
-            return 1.0
-        if not open_text:
+    def _agreement(self, grammar_text: str, open_texts: list[str], players: Sequence[str]) -> float:
+        """How far the open decoder backs the grammar's reading: 1 for the same words as its best,
+        else 0.9 down to 0.6 for the same intent as one of its n best, else 0 (chatter)."""
+        if not open_texts:
             return 0.0
+        if grammar_text == open_texts[0]:
+            return 1.0
         try:
-            a = self._parse(grammar_text, players)
-            b = self._parse(open_text, players)
+            mine = self._parse(grammar_text, players)
+            if mine is None:
+                return 0.0
+            for rank, text in enumerate(open_texts):
+                if text == grammar_text or self._parse(text, players) == mine:
+                    return round(0.9 - 0.3 * rank / max(1, len(open_texts) - 1), 3)
         except Exception:  # noqa: BLE001 - a parser failure is a disagreement, not a crash
             return 0.0
-        if a is not None and a == b:
-            return 0.85
         return 0.0
 
 
@@ -251,8 +258,8 @@ class _Stream:
             d.start_utt()
 
     def feed(self, raw: bytes) -> None:
+        self.buffer.append(raw)
         if not self.live:
-            self.buffer.append(raw)
             return
         for d in self.decoders:
             d.process_raw(raw, False, False)
@@ -264,9 +271,21 @@ class _Stream:
                 raw = b"".join(self.buffer)
                 for d in self.decoders:
                     d.process_raw(raw, False, True)
+                self.owner._primed = True
             for d in self.decoders:
                 d.end_utt()
-            return self._result(start)
+            result = self._result(start)
+            if self.live and not result.text and self.buffer:
+                # Live decoding normalises with a running mean that may not have settled (the
+                # first utterances, a new voice): when that heard nothing, decode the whole
+                # utterance again. Only no-command results pay for this, and they need no reply.
+                raw = b"".join(self.buffer)
+                for d in self.decoders:
+                    d.start_utt()
+                    d.process_raw(raw, False, True)
+                    d.end_utt()
+                result = self._result(start)
+            return result
         finally:
             self.finished = True
             self.owner._lock.release()
@@ -287,31 +306,38 @@ class _Stream:
         text = _clean(hyp.hypstr) if hyp is not None else ""
         if not text:
             return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
+        words = [(_clean(s.word), float(s.prob)) for s in fsg.seg() if _clean(s.word)]
         agreement = 1.0
+        alts: list[str] = []
         if owner._open is not None:
-            open_hyp = owner._open.hyp()
-            open_text = _clean(open_hyp.hypstr) if open_hyp is not None else ""
-            agreement = owner._agreement(text, open_text, self.players)
+            # The open decoder's n-best list (instant, unlike the grammar search's own n-best,
+            # which takes seconds).
+            open_texts: list[str] = []
+            for i, h in enumerate(owner._open.nbest()):
+                if h is None:
+                    break
+                t = _clean(h.hypstr)
+                if t and t not in open_texts:
+                    open_texts.append(t)
+                if len(open_texts) >= owner.open_nbest or i > 4 * owner.open_nbest:
+                    break
+            if not open_texts and owner._open.hyp() is not None:
+                open_texts = [_clean(owner._open.hyp().hypstr)]
+            agreement = owner._agreement(text, open_texts, self.players)
             if agreement == 0.0:
                 return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
-        words = [(_clean(s.word), float(s.prob)) for s in fsg.seg() if _clean(s.word)]
-        alts: list[tuple[str, float]] = []
-        if owner.nbest > 1:
-            seen: set[str] = set()
-            for i, h in enumerate(fsg.nbest()):
-                t = _clean(h.hypstr)
-                if t and t not in seen:
-                    seen.add(t)
-                    alts.append((t, float(h.score)))
-                if len(alts) >= owner.nbest or i > 8 * owner.nbest:
-                    break
+            if owner.nbest > 1:
+                # Other readings worth considering: open hypotheses that are commands too.
+                for t in open_texts:
+                    if t != text and len(alts) < owner.nbest - 1 and owner._parse(t, self.players) is not None:
+                        alts.append(t)
         word_conf = [c for _, c in words] or [0.5]
         acoustic = min(1.0, 0.5 + 0.5 * min(word_conf) ** 0.5)
         confidence = round(agreement * acoustic, 3)
         return Transcript(
             text=text,
             confidence=confidence,
-            alternatives=_alternatives(text, confidence, alts),
+            alternatives=(Alternative(text, confidence), *(Alternative(t, round(confidence * 0.6, 3)) for t in alts)),
             words=tuple(words),
             engine=owner.name,
             decode_ms=_ms(start),
@@ -322,20 +348,6 @@ def _clean(word: str) -> str:
     words = [w.split("(")[0] for w in word.split() if w.lower() not in _FILLERS and not w.startswith("[")]
     words = [w for w in words if w not in _FILLERS]
     return " ".join(words)
-
-
-def _alternatives(best: str, confidence: float, alts: list[tuple[str, float]]) -> tuple[Alternative, ...]:
-    out = [Alternative(best, confidence)]
-    if not alts:
-        return tuple(out)
-    top = max(s for _, s in alts) or 1e-300
-    for text, score in alts:
-        if text == best or not text:
-            continue
-        # n-best scores are likelihoods relative to the best path; keep them below the best.
-        ratio = score / top if top > 0 else 0.0
-        out.append(Alternative(text, round(min(confidence * 0.9, confidence * math.sqrt(max(ratio, 0.0))), 3)))
-    return tuple(out)
 
 
 def _ms(start: float) -> float:

@@ -1,0 +1,217 @@
+"""Speech bench: how well each recogniser hears tabletop's commands, and how fast.
+
+    python tests/bench/speech.py [--engines pocketsphinx vosk] [--n 500] [--chatter 100] [--quick]
+
+Prints, per recogniser:
+- rank-word, "yes", "no" and "go" accuracy on real recordings in ../shared/data/speech-dev
+  (Speech Commands v0.01, CC BY 4.0, Warden 2018; FSDD, CC BY-SA 4.0, Jackson et al.),
+  padded with a noise floor, heard against the whole vocabulary;
+- exact-intent accuracy (intent and every slot) on synthesised commands (espeak-ng voices,
+  clean and with babble + table noise at 20, 10 and 6 dB SNR);
+- the share of chatter wrongly turned into an intent;
+- decode time after the end of speech (median, p95: streamed decode, then the final step),
+  whole-file decode time, and the real-time factor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parents[2]
+sys.path.insert(0, str(REPO))
+
+from tabletop.language import Context, parse, sample_sentences  # noqa: E402
+from tabletop.speech import synth  # noqa: E402
+from tabletop.speech.audio import pad, read_wav  # noqa: E402
+from tabletop.speech.recognisers import make_recogniser  # noqa: E402
+
+PLAYERS = ("Ana", "Ben", "Cho")
+SPEECH_DEV = REPO.parent / "shared" / "data" / "speech-dev"
+BENCH_VOICES = ("en-us", "en", "en-us+f3", "en-us+m3", "en+f2", "en-gb-x-rp+m5", "en-us+f4", "en-029")
+SPEEDS = (140, 160, 180)
+SNRS = (None, 20, 10, 6)
+
+DIGITS = {"zero": None, "one": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+          "seven": "7", "eight": "8", "nine": "9"}
+
+# Off-grammar sentences for the chatter measure: the synthesiser's table talk plus more.
+MORE_CHATTER = (
+    "could you hand me a napkin", "I think the oven timer just went off", "let's take a break after this round",
+    "the baby is finally asleep", "my phone battery is almost dead", "who left the door open",
+    "I can't believe it's already december", "do we have any more crisps", "turn the heating up a bit",
+    "she called me yesterday about the trip", "the traffic was terrible this morning",
+    "is anyone else cold", "I'll make some popcorn", "what time does the film start",
+    "you always win at this", "careful you'll spill your drink", "my knee has been aching all week",
+    "we need to buy new batteries", "look at the snow outside", "the neighbours are so loud tonight",
+    "I forgot to water the plants", "pass me the remote", "does anyone want some chocolate",
+    "I'm going to bed after this", "the pizza should be here soon", "that song is stuck in my head",
+    "let me get my reading glasses", "is it my imagination or is it getting dark early",
+    "did you feed the cat", "grandpa tells the best stories", "I love playing cards with you all",
+    "the wifi is slow again", "have you seen my keys anywhere", "we should go hiking next weekend",
+    "can someone turn on the lamp", "the soup was delicious", "my sister is coming over sunday",
+    "I need to call the plumber tomorrow", "this table wobbles", "the clock on the wall is wrong",
+    "who ate the last biscuit", "you look tired", "I'm thinking about painting the kitchen",
+    "the football match starts at eight", "shh the baby is sleeping", "open another bottle of juice",
+    "my tea has gone cold", "the candles smell lovely", "remind me to buy bread",
+    "there's a spider on the ceiling", "it's your birthday next month isn't it", "I can hear thunder",
+    "the shop closes at six", "how was your holiday", "don't lean on the table",
+    "we could play chess after this", "the curtains need washing", "it smells like rain",
+    "the printer is out of ink", "let's order chinese food", "I started a new book yesterday",
+    "the bus was late again", "your hands are freezing", "somebody is knocking at the door",
+    "the garden needs mowing", "I think I left the iron on", "is there any more coffee",
+    "my uncle plays the guitar", "what are you doing tomorrow", "mum made apple pie",
+)
+
+
+def chatter_set(n: int) -> list[str]:
+    pool = list(dict.fromkeys(list(synth.CHATTER) + list(MORE_CHATTER)))
+    out = [s for s in pool if parse(s, PLAYERS) is None]
+    return out[:n]
+
+
+def intent_json(transcript, context=None):
+    if not transcript.text:
+        return None
+    try:
+        from tabletop.language.understand import understand
+
+        result = understand(transcript, context or Context.whole(PLAYERS))
+        intent = getattr(result, "intent", result)
+    except ImportError:
+        intent = parse(transcript.text, PLAYERS)
+    return intent.to_json() if intent is not None else None
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:5.1f}% ({a}/{b})" if b else "   n/a"
+
+
+def bench_real(recogniser, limit: int | None) -> None:
+    if not SPEECH_DEV.is_dir():
+        print(f"  real recordings: skipped ({SPEECH_DEV} not found)")
+        return
+    groups: dict[str, list[int]] = {"rank word": [0, 0], "yes": [0, 0], "no": [0, 0], "go": [0, 0]}
+    for folder in sorted(p for p in SPEECH_DEV.iterdir() if (p / "labels.csv").exists()):
+        with open(folder / "labels.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        if limit:
+            rows = rows[:limit]
+        for row in rows:
+            word = row["text"].strip().lower()
+            if word in ("yes", "no", "go"):
+                group = word
+            elif DIGITS.get(word):
+                group = "rank word"
+            else:
+                continue
+            u = pad(read_wav(folder / row["path"]), before=0.3, after=0.3, floor_db=-60, seed=len(row["path"]))
+            heard = recogniser.hear(u)
+            intent = intent_json(heard)
+            if group == "rank word":
+                # A bare rank word is a complete command only in some readings; score the word.
+                ok = word in heard.text.split() or (word == "six" and "sixes" in heard.text) or word + "s" in heard.text.split()
+            elif group == "yes":
+                ok = intent is not None and intent["type"] in ("yes", "answer")
+            elif group == "no":
+                ok = intent is not None and intent["type"] in ("no", "go_fish")
+            else:  # "go" alone: heard as the word
+                ok = "go" in heard.text.split()
+            groups[group][0] += ok
+            groups[group][1] += 1
+    for name, (ok, n) in groups.items():
+        print(f"  real {name:10s}: {pct(ok, n)}")
+    print("  (real recordings: Speech Commands v0.01, CC BY 4.0, Warden 2018; FSDD, CC BY-SA 4.0, Jackson et al.)")
+
+
+def bench_synth(recogniser, n: int, chatter_n: int) -> None:
+    sents = sample_sentences(PLAYERS, n, seed=2026)
+    per_snr = {snr: [0, 0] for snr in SNRS}
+    latencies: list[float] = []
+    wholes: list[float] = []
+    audio_s = 0.0
+    cpu_s = 0.0
+    errors: list[str] = []
+    for i, (text, intent) in enumerate(sents):
+        snr = SNRS[i % len(SNRS)]
+        voice = BENCH_VOICES[(i // len(SNRS)) % len(BENCH_VOICES)]
+        speed = SPEEDS[(i // 7) % len(SPEEDS)]
+        u = synth.realistic(text, voice=voice, speed=speed, snr_db=snr, seed=i)
+        t0 = time.process_time()
+        heard = recogniser.hear(u)
+        cpu_s += time.process_time() - t0
+        audio_s += u.duration
+        wholes.append(heard.decode_ms)
+        got = intent_json(heard)
+        ok = got == intent.to_json()
+        per_snr[snr][0] += ok
+        per_snr[snr][1] += 1
+        if not ok and len(errors) < 12 and snr in (None, 10):
+            errors.append(f"    {snr or 'clean'} {voice:14s} {text!r} -> {heard.text!r}")
+        if hasattr(recogniser, "stream") and i % 5 == 0:
+            # Streamed as a microphone delivers it; time only what is left after the last block.
+            s = recogniser.stream(None, PLAYERS, live=True)
+            raw = u.raw()
+            for k in range(0, len(raw), 960):
+                s.feed(raw[k : k + 960])
+            t1 = time.perf_counter()
+            s.finish()
+            latencies.append((time.perf_counter() - t1) * 1000)
+    for snr, (ok, total) in per_snr.items():
+        print(f"  exact intent {('clean' if snr is None else f'{snr} dB'):>6s}: {pct(ok, total)}")
+    if errors:
+        print("  some misses:")
+        print("\n".join(errors))
+    chatter = chatter_set(chatter_n)
+    accepted = 0
+    for i, text in enumerate(chatter):
+        u = synth.realistic(text, voice=BENCH_VOICES[i % len(BENCH_VOICES)], speed=SPEEDS[i % 3], snr_db=(None, 20)[i % 2], seed=i)
+        heard = recogniser.hear(u)
+        if intent_json(heard) is not None:
+            accepted += 1
+            if accepted <= 5:
+                print(f"    chatter accepted: {text!r} -> {heard.text!r}")
+    print(f"  chatter accepted as a command: {pct(accepted, len(chatter))}")
+    if latencies:
+        lat = sorted(latencies)
+        print(f"  decode after end of speech (streamed): median {statistics.median(lat):.0f} ms, p95 {lat[int(0.95 * (len(lat) - 1))]:.0f} ms")
+    w = sorted(wholes)
+    print(f"  whole-file decode: median {statistics.median(w):.0f} ms, p95 {w[int(0.95 * (len(w) - 1))]:.0f} ms")
+    print(f"  real-time factor (CPU s per audio s): {cpu_s / max(audio_s, 1e-9):.3f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engines", nargs="+", default=["pocketsphinx", "vosk"])
+    parser.add_argument("--n", type=int, default=500, help="synthesised commands (spread over the SNRs)")
+    parser.add_argument("--chatter", type=int, default=100)
+    parser.add_argument("--real-limit", type=int, default=None, help="clips per real-data folder")
+    parser.add_argument("--quick", action="store_true", help="n=80, chatter=30, 40 clips per folder")
+    args = parser.parse_args()
+    if args.quick:
+        args.n, args.chatter, args.real_limit = 80, 30, 40
+    os.environ.setdefault("TABLETOP_SYNTH_CACHE", str(Path("/tmp") / "tabletop-bench-synth"))
+    for engine in args.engines:
+        print(f"== {engine}")
+        try:
+            t = time.perf_counter()
+            recogniser = make_recogniser(engine, PLAYERS)
+            if hasattr(recogniser, "warm_up"):
+                recogniser.warm_up()
+            print(f"  start-up: {1000 * (time.perf_counter() - t):.0f} ms")
+        except Exception as error:  # noqa: BLE001 - report and go on to the next engine
+            print(f"  skipped: {getattr(error, 'reason', error)}")
+            continue
+        bench_real(recogniser, args.real_limit)
+        bench_synth(recogniser, args.n, args.chatter)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

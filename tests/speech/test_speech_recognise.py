@@ -1,0 +1,101 @@
+"""Real synthesised speech through the real PocketSphinx recogniser and the language layer.
+
+Voices and speeds vary, every clip has a microphone's noise floor (digital silence is not what a
+table sounds like), and the intents are read by the language layer, as in the game.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.language import Context
+from tabletop.speech import synth
+from tabletop.speech.audio import Utterance
+
+try:
+    from tabletop.language.understand import understand
+except ImportError:  # pragma: no cover - the language layer's understand is written in parallel
+    understand = None
+
+
+def intent_of(transcript, players, context=None):
+    if not transcript.text:
+        return None
+    if understand is not None:
+        result = understand(transcript, context or Context.whole(players))
+        intent = getattr(result, "intent", result)
+    else:
+        from tabletop.language import parse
+
+        intent = parse(transcript.text, players)
+    return intent.to_json() if intent is not None else None
+
+
+COMMANDS = [
+    ("ben do you have any sevens", "en-us", 160, {"type": "ask", "target": "Ben", "rank": "7"}),
+    ("cho do you have any kings", "en", 150, {"type": "ask", "target": "Cho", "rank": "K"}),
+    ("ana give me your queens", "en-us+m3", 170, {"type": "ask", "target": "Ana", "rank": "Q"}),
+    ("go fish", "en-us+f3", 160, {"type": "go_fish"}),
+    ("yes two", "en", 140, {"type": "answer", "count": 2}),
+    ("book of nines", "en-us+m3", 150, {"type": "book", "rank": "9"}),
+    ("what's the score", "en-us", 150, {"type": "query", "what": "score"}),
+    ("whose turn is it", "en", 160, {"type": "query", "what": "turn"}),
+    ("how many cards are left", "en-us", 170, {"type": "query", "what": "stock"}),
+]
+
+
+@pytest.mark.parametrize("text,voice,speed,expected", COMMANDS, ids=[c[0] for c in COMMANDS])
+def test_commands_become_intents(recogniser, players, text, voice, speed, expected) -> None:
+    heard = recogniser.hear(synth.realistic(text, voice=voice, speed=speed, seed=len(text)))
+    assert heard.engine == "pocketsphinx"
+    assert intent_of(heard, players) == expected, f"heard {heard.text!r}"
+    assert 0.0 < heard.confidence <= 1.0
+    assert heard.alternatives and heard.alternatives[0].text == heard.text
+
+
+@pytest.mark.parametrize("text", ["pass the salt please", "what a lovely day", "I need more coffee",
+                                  "did you see the game last night", "the dog needs a walk"])
+def test_chatter_is_no_command(recogniser, players, text) -> None:
+    heard = recogniser.hear(synth.realistic(text, voice="en-us", seed=3))
+    assert intent_of(heard, players) is None, f"chatter heard as {heard.text!r}"
+
+
+def test_silence_and_noise_are_no_command(recogniser) -> None:
+    import numpy as np
+
+    silence = Utterance(np.zeros(16000, dtype=np.int16))
+    floor = Utterance(np.round(synth.noise_floor(24000, -55.0, seed=4)).astype(np.int16))
+    clicks = Utterance(np.round(synth.table_noise(32000, seed=5) * 2000).astype(np.int16))
+    for u in (silence, floor, clicks):
+        heard = recogniser.hear(u)
+        assert heard.text == "" and heard.confidence == 0.0
+
+
+def test_names_missing_from_the_dictionary(espeak, players) -> None:
+    """Names the CMU dictionary lacks get automatic pronunciations and can be heard."""
+    from tabletop.speech.pronounce import cmudict
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    names = ("Priya", "Aoife", "Yusuf")
+    assert not any(n.lower() in cmudict() for n in names)
+    r = PocketSphinxRecogniser(names)
+    heard = r.hear(synth.realistic("priya do you have any sevens", voice="en-us", seed=2))
+    assert intent_of(heard, names) == {"type": "ask", "target": "Priya", "rank": "7"}, heard.text
+
+
+def test_context_grammar(recogniser, players) -> None:
+    """In the game's context the grammar is narrowed; an answer is still heard."""
+    ctx = Context(players=players, current="Ana", phase="answer", asker="Ana", target="Ben")
+    heard = recogniser.hear(synth.realistic("go fish", voice="en", seed=9), context=ctx)
+    assert intent_of(heard, players, ctx) == {"type": "go_fish"}
+
+
+def test_streaming_decode_matches(recogniser, players) -> None:
+    """Fed in 30 ms blocks as a microphone would, the result is the same command."""
+    u = synth.realistic("ben do you have any sevens", voice="en-us", seed=1)
+    stream = recogniser.stream(None, players, live=True)
+    raw = u.raw()
+    for i in range(0, len(raw), 960):
+        stream.feed(raw[i : i + 960])
+    heard = stream.finish()
+    assert intent_of(heard, players) == {"type": "ask", "target": "Ben", "rank": "7"}, heard.text
