@@ -611,6 +611,17 @@ class SimulatedTable:
         again.replay(steps)
         if again.state.public() != self.game.state.public() or again.public() != self.game.public():
             self.fail("replaying the history gives another game")
+        # the referee's log (what the journal writes): pushes and undos, replayed, give the same game
+        logged = Game(list(self.truth.names), self.rules, first=self.game.first)
+        for entry in self.referee.log:
+            if "push" in entry:
+                logged.push(parse_action(entry["push"]), text=entry.get("text"))
+            else:
+                for _ in range(entry["undo"]):
+                    logged.pop()
+        if [str(x.action) for x in logged.history] != [str(x.action) for x in steps] \
+                or logged.state.public() != self.game.state.public():
+            self.fail("replaying the referee's log gives another game")
 
     def query(self) -> None:
         t = self.truth
