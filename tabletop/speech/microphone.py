@@ -15,6 +15,7 @@ recogniser can stream), so the answer is ready a moment after they stop.
 from __future__ import annotations
 
 import collections
+import queue
 import threading
 import time
 from typing import Any, Callable, Iterator
@@ -184,8 +185,52 @@ class Microphone:
         with self._deaf_lock:
             return self._deaf > 0 or time.monotonic() < self._deaf_until
 
+    def mute(self, speaking: bool) -> None:
+        """The voice's switch: ``mute(True)`` as it starts speaking, ``mute(False)`` when done."""
+        if speaking:
+            self.deafen()
+        else:
+            self.hear_again()
+
     def close(self) -> None:
+        """Stop capturing (a background capture ends within one block)."""
         self._closed.set()
+        thread = getattr(self, "_thread", None)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(2.0)
+
+    def __enter__(self) -> "Microphone":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def next_utterance(self, timeout: float | None = None) -> Utterance | None:
+        """The next utterance, or None when ``timeout`` seconds pass in quiet (or capture ended).
+
+        Capture runs in a background thread from the first call, so nothing is missed while
+        the caller decodes or speaks. A capture failure is raised here as a SetupError.
+        """
+        if getattr(self, "_thread", None) is None:
+            self._queue: queue.Queue[Any] = queue.Queue()
+            self._thread = threading.Thread(target=self._capture, name="tabletop-microphone", daemon=True)
+            self._thread.start()
+        try:
+            item = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(item, BaseException):
+            raise item
+        return item  # type: ignore[no-any-return]
+
+    def _capture(self) -> None:
+        try:
+            for utterance in self.utterances():
+                self._queue.put(utterance)
+        except SetupError as error:
+            self._queue.put(error)
+        except Exception as error:  # noqa: BLE001 - surface to the caller, do not die silently
+            self._queue.put(SetupError(f"the microphone stopped ({error}): run `tabletop doctor`"))
 
     # -- capture ----------------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ class Voice:
     def __init__(
         self,
         *,
-        rate: int = 165,
+        rate: int | None = None,
         voice: str | None = None,
         volume: float = 1.0,
         quiet: bool = False,
@@ -57,7 +57,8 @@ class Voice:
         out: Callable[[str], None] | None = None,
         echo_tail: float = 0.3,
     ) -> None:
-        self.rate = rate
+        self.rate = rate or 165
+        self._listeners: list[Callable[[bool], None]] = []
         self.voice = voice
         self.volume = volume
         self.microphone = microphone
@@ -118,6 +119,8 @@ class Voice:
                 return
             if self.microphone is not None:
                 self.microphone.deafen()
+            for listener in list(self._listeners):
+                listener(True)
             try:
                 engine.say(text)
                 engine.runAndWait()
@@ -127,6 +130,8 @@ class Voice:
             finally:
                 if self.microphone is not None:
                     self.microphone.hear_again(self.echo_tail)
+                for listener in list(self._listeners):
+                    listener(False)
             if self._queue.empty():
                 self._idle.set()
 
@@ -139,6 +144,11 @@ class Voice:
             self.out(text)
             if self._queue.empty():
                 self._idle.set()
+
+    def on_speaking(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(True)`` when speech starts and ``listener(False)`` when it ends
+        (e.g. ``voice.on_speaking(microphone.mute)``)."""
+        self._listeners.append(listener)
 
     def say(self, text: str) -> None:
         """Announce ``text`` (queued; returns immediately)."""

@@ -48,4 +48,4 @@ def test_vosk_chatter_is_unk(vosk_recogniser, players, espeak) -> None:
 def test_default_recogniser_prefers_vosk(players) -> None:
     from tabletop.speech.recognisers import default_recogniser
 
-    assert default_recogniser(players).name == "vosk"
+    assert default_recogniser(None, players).name == "vosk"

@@ -31,7 +31,7 @@ def make_recogniser(engine: str | None = None, players: Sequence[str] = ("Ana", 
     from tabletop.errors import InvalidInputError
 
     if engine in (None, "", "auto"):
-        return default_recogniser(players, **options)
+        return default_recogniser(None, players, **options)
     if engine == "pocketsphinx":
         from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
 
@@ -43,9 +43,15 @@ def make_recogniser(engine: str | None = None, players: Sequence[str] = ("Ana", 
     raise InvalidInputError(f"unknown speech engine {engine!r}: use one of {', '.join(ENGINES)}")
 
 
-def default_recogniser(players: Sequence[str] = ("Ana", "Ben", "Cho"), **options: Any) -> Recogniser:
-    """Vosk when a Vosk model is installed, else the embedded PocketSphinx."""
+def default_recogniser(
+    engine: str | None = None, players: Sequence[str] = ("Ana", "Ben", "Cho"), **options: Any
+) -> Recogniser:
+    """Vosk when a Vosk model is installed, else the embedded PocketSphinx; ``engine`` forces one
+    ("pocketsphinx", "vosk"; None or "auto" chooses)."""
     from tabletop.speech.models import find_vosk_model
+
+    if engine not in (None, "", "auto"):
+        return make_recogniser(engine, players, **options)
 
     if find_vosk_model() is not None:
         try:
