@@ -174,7 +174,7 @@ class Game:
             raise IllegalActionError("Ask for a rank, like sevens.", code="no-card")
         doubts = []
         if self.rules.must_hold and s.knowledge.holds_none(asker, a.rank):
-            doubts.append(Doubt("said-none", f"{s.players[asker]}, you said you had no {a.rank.plural}."))
+            doubts.append(Doubt("said-none", f"{s.players[asker]}, {s.knowledge.reason_none(asker, a.rank)}."))
         return doubts
 
     def _check_answer(self, a: AnswerAction) -> list[Doubt]:
@@ -230,7 +230,7 @@ class Game:
             )
         doubts = []
         if s.knowledge.holds_none(p, a.rank):
-            doubts.append(Doubt("said-none", f"{s.players[p]}, you said you had no {a.rank.plural}."))
+            doubts.append(Doubt("said-none", f"{s.players[p]}, {s.knowledge.reason_none(p, a.rank)}."))
         if s.times_booked(a.rank) + 1 >= self.rules.books_per_rank:
             for other in range(len(s.players)):
                 if other != p and s.knowledge.holds_at_least(other, a.rank):
@@ -258,7 +258,7 @@ class Game:
                 f"That's more cards than the stock has: {s.stock} left.", code="stock-short"
             )
         if s.out[p] and a.count > 0:
-            raise IllegalActionError(f"{s.players[p]} sits out.", code="target-out")
+            return [Doubt("sits-out", f"{s.players[p]} ran out of cards and sits out.")]
         if s.hands[p] == 0 and a.count > 0 and s.started:
             return [Doubt("said-out", f"I have {s.players[p]} with no cards.")]
         return []
@@ -388,7 +388,7 @@ def _apply_answer(s: State, a: AnswerAction) -> list[str]:
     if s.rules.asking == "specific-card":
         s.knowledge.laid(target, rank, n)
     else:
-        s.knowledge.has_none(target, rank)
+        s.knowledge.has_none(target, rank, f"you gave all your {rank.plural} to {s.players[asker]}")
     s.knowledge.gained(asker, rank, n, f"you received {phrases.of_rank(n, rank)} from {s.players[target]}")
     if s.hands[target] == 0:
         s.knowledge.emptied(target)
@@ -456,6 +456,8 @@ def _apply_hand(s: State, a: HandAction) -> list[str]:
     delta = a.count - s.hands[p]
     s.stock -= delta
     s.hands[p] = a.count
+    if a.count > 0:
+        s.out[p] = False  # the table overruled: they have cards and play again
     if delta > 0:
         s.knowledge.drew(p)
     if a.count == 0:

@@ -22,12 +22,14 @@ class Knowledge:
     least: list[list[int]] = field(default_factory=list)
     why: list[list[str]] = field(default_factory=list)
     none: list[list[bool]] = field(default_factory=list)
+    none_why: list[list[str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.least:
             self.least = [[0] * len(RANKS) for _ in range(self.players)]
             self.why = [[""] * len(RANKS) for _ in range(self.players)]
             self.none = [[False] * len(RANKS) for _ in range(self.players)]
+            self.none_why = [[""] * len(RANKS) for _ in range(self.players)]
 
     def copy(self) -> "Knowledge":
         return Knowledge(
@@ -35,6 +37,7 @@ class Knowledge:
             [row[:] for row in self.least],
             [row[:] for row in self.why],
             [row[:] for row in self.none],
+            [row[:] for row in self.none_why],
         )
 
     # ---- reading ----
@@ -47,6 +50,10 @@ class Knowledge:
 
     def holds_none(self, player: int, rank: Rank) -> bool:
         return self.none[player][_INDEX[rank]]
+
+    def reason_none(self, player: int, rank: Rank) -> str:
+        """Why ``player`` is known to hold no ``rank``: "you said you had no sevens"."""
+        return self.none_why[player][_INDEX[rank]] or f"you said you had no {rank.plural}"
 
     # ---- learning ----
 
@@ -64,11 +71,12 @@ class Knowledge:
         self.why[player][i] = why
         self.none[player][i] = False
 
-    def has_none(self, player: int, rank: Rank) -> None:
+    def has_none(self, player: int, rank: Rank, why: str = "") -> None:
         i = _INDEX[rank]
         self.least[player][i] = 0
         self.why[player][i] = ""
         self.none[player][i] = True
+        self.none_why[player][i] = why
 
     def laid(self, player: int, rank: Rank, count: int) -> None:
         i = _INDEX[rank]
@@ -83,8 +91,9 @@ class Knowledge:
         self.least[player] = [0] * len(RANKS)
         self.why[player] = [""] * len(RANKS)
         self.none[player] = [True] * len(RANKS)
+        self.none_why[player] = ["you ran out of cards"] * len(RANKS)
 
     def rank_closed(self, rank: Rank) -> None:
         """Every card of ``rank`` is in books: nobody holds one."""
         for player in range(self.players):
-            self.has_none(player, rank)
+            self.has_none(player, rank, f"all the {rank.plural} are in books")
