@@ -132,16 +132,16 @@ def _voice(args: argparse.Namespace) -> Any:
     return Voice(rate=args.rate, voice=args.voice, quiet=False)
 
 
-def _recogniser(args: argparse.Namespace) -> Any:
+def _recogniser(args: argparse.Namespace, table: Table) -> Any:
     from tabletop.speech.recognisers import default_recogniser
 
-    return default_recogniser(None if args.engine == "auto" else args.engine)
+    return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
 
 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
     from tabletop.speech.audio import read_wav
 
-    recogniser = _recogniser(args)
+    recogniser = _recogniser(args, table)
     for path in args.audio:
         try:
             utterance = read_wav(path)
@@ -157,7 +157,7 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
 def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
     from tabletop.speech.microphone import Microphone
 
-    recogniser = _recogniser(args)
+    recogniser = _recogniser(args, table)
     with Microphone() as microphone:
         if out.voice is not None:
             out.voice.on_speaking(microphone.mute)
