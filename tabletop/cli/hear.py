@@ -36,9 +36,10 @@ def _context(args: argparse.Namespace) -> tuple[Any, tuple[str, ...]]:
     if args.journal:
         from tabletop.table import Table
 
-        table = Table.resume(args.journal) if hasattr(Table, "resume") else None
-        if table is None:  # pragma: no cover - the table is written in parallel
-            raise TabletopError("this build cannot resume a journal yet")
+        try:
+            table = Table.resume(args.journal, read_only=True)
+        except TypeError:  # pragma: no cover - an older table without read-only resume
+            table = Table.resume(args.journal)
         context = table.context()
         close = getattr(table, "close", None)
         if callable(close):

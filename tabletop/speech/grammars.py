@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 __all__ = ["jsgf", "vosk_phrases", "parse_intent"]
@@ -19,12 +20,28 @@ def _grammar_module() -> Any:
 
 def jsgf(players: Sequence[str], context: Any = None) -> str:
     """The JSGF grammar (public rule ``<command>``) for these players, narrowed by ``context``."""
+    try:
+        return _jsgf_cached(tuple(players), context)
+    except TypeError:  # an unhashable context: build it afresh
+        return str(_grammar_module().jsgf(list(players), context))
+
+
+@functools.lru_cache(maxsize=256)
+def _jsgf_cached(players: tuple[str, ...], context: Any) -> str:
     return str(_grammar_module().jsgf(list(players), context))
 
 
 def vosk_phrases(players: Sequence[str], context: Any = None) -> list[str]:
     """The Vosk runtime grammar: phrases, including "[unk]"."""
-    return list(_grammar_module().vosk_phrases(list(players), context))
+    try:
+        return list(_phrases_cached(tuple(players), context))
+    except TypeError:
+        return list(_grammar_module().vosk_phrases(list(players), context))
+
+
+@functools.lru_cache(maxsize=256)
+def _phrases_cached(players: tuple[str, ...], context: Any) -> tuple[str, ...]:
+    return tuple(_grammar_module().vosk_phrases(list(players), context))
 
 
 def parse_intent(text: str, players: Sequence[str]) -> Any:

@@ -57,3 +57,19 @@ def test_doctor_reports_and_says_what_to_fix(capsys) -> None:
         if not c["ok"]:
             assert c["fix"], f"{c['check']} fails without saying what to do"
     assert code in (0, 1)
+
+
+def test_hear_in_a_journal_context_reads_only(tmp_path: Path, espeak, capsys) -> None:
+    from tabletop.table import Table
+
+    journal = tmp_path / "game.jsonl"
+    table = Table.new(("Ana", "Ben", "Cho"), journal=journal)
+    table.start()
+    table.hear_text("Ben, do you have any sevens?")
+    table.close()
+    before = journal.read_bytes()
+    fish = write_wav(tmp_path / "fish.wav", synth.realistic("go fish", voice="en", seed=3))
+    assert main(["hear", str(fish), "--journal", str(journal), "--json"]) == 0
+    line = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert line["intent"] == {"type": "go_fish"}
+    assert journal.read_bytes() == before
