@@ -21,7 +21,7 @@ import numpy as np
 
 from tabletop.cards import Card, RANKS, SUITS
 from tabletop.vision.finder import order_quad, warp_card
-from tabletop.vision.glyphs import card_corners, corner_glyphs, rank_features, suit_features
+from tabletop.vision.glyphs import CornerGlyphs, card_corners, corner_glyphs, rank_features, suit_features
 from tabletop.vision.mlp import Mlp, train_mlp
 from tabletop.vision.render import (
     CARD_H,
@@ -41,7 +41,9 @@ __all__ = ["synthetic_view", "glyph_samples", "build", "main"]
 DEFAULT_SEED = 20261129
 DEFAULT_VIEWS = 12000
 _CHUNK = 250
-RANK_CLASSES = tuple(rank.symbol for rank in RANKS)
+NOT_A_RANK = "none"
+RANK_CLASSES = tuple(rank.symbol for rank in RANKS) + (NOT_A_RANK,)
+"""Rank symbols, plus a class for blobs that are not a rank (a suit pip taken for one)."""
 SUIT_CLASSES = tuple(suit.value for suit in SUITS)
 
 
@@ -90,6 +92,9 @@ def glyph_samples(seed_sequence: np.random.SeedSequence, views: int, fonts: tupl
             if suit is not None:
                 out["suit_x"].append(suit)
                 out["suit_y"].append(SUIT_CLASSES.index(card.suit.value))
+                if rng.random() < 0.15:  # what the reader sees when the rank is missed and a pip is topmost
+                    out["rank_x"].append(rank_features(CornerGlyphs(glyphs.suit, None, glyphs.redness)))
+                    out["rank_y"].append(RANK_CLASSES.index(NOT_A_RANK))
     return out
 
 

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-__all__ = ["VIEW_W", "VIEW_H", "CardQuad", "find_cards", "warp_card", "order_quad", "paper_mask"]
+__all__ = ["VIEW_W", "VIEW_H", "VIEW_MARGIN", "CardQuad", "find_cards", "warp_card", "order_quad", "paper_mask"]
 
 VIEW_W, VIEW_H = 200, 280
 """Size of the standard card view (portrait, 5:7)."""
+VIEW_MARGIN = 4
+"""Pixels of table kept round the card in the view, so an index near the card's edge stays whole."""
 
-_WORK_SIZE = 640  # frames are analysed at most this wide (long side) for speed
+_WORK_SIZE = 512  # frames are analysed at most this wide (long side) for speed
 _ASPECT = 88 / 63
 _ASPECT_RANGE = (1.15, 1.75)
 _MIN_AREA = 0.004  # of the frame
@@ -61,17 +63,19 @@ def order_quad(points: np.ndarray) -> np.ndarray:
 
 
 def warp_card(frame: np.ndarray, quad: CardQuad | np.ndarray) -> np.ndarray:
-    """The card under ``quad`` warped to the standard ``VIEW_H`` × ``VIEW_W`` upright view."""
+    """The card under ``quad`` warped to the standard ``VIEW_H`` × ``VIEW_W`` upright view (with a thin margin)."""
     corners = quad.corners if isinstance(quad, CardQuad) else order_quad(quad)
-    target = np.array([[0, 0], [VIEW_W - 1, 0], [VIEW_W - 1, VIEW_H - 1], [0, VIEW_H - 1]], np.float32)
+    m = VIEW_MARGIN
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
     return cv2.warpPerspective(frame, matrix, (VIEW_W, VIEW_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def paper_mask(small: np.ndarray) -> np.ndarray:
     """Binary mask (uint8 0/255) of card-paper pixels: bright, grey and brighter than their surroundings."""
-    paper = small.min(axis=2).astype(np.float32)  # white and grey stay high; colours and dark go low
-    spread = small.max(axis=2).astype(np.float32) - paper
+    b, g, r = cv2.split(small)
+    paper = cv2.min(cv2.min(b, g), r).astype(np.float32)  # white and grey stay high; colours and dark go low
+    spread = cv2.max(cv2.max(b, g), r).astype(np.float32) - paper
     score = paper - 0.5 * spread
     size = max(small.shape[:2])
     background = cv2.blur(score, (size // 6 | 1, size // 6 | 1))
@@ -209,7 +213,7 @@ def find_cards(frame: np.ndarray) -> list[CardQuad]:
         if links[3] != -1 or cv2.contourArea(contour) < _MIN_AREA * frame_area:
             continue  # holes trace the outside of an edge; the region inside it is what we want
         for q, f in _fit_quads(contour, frame_area):
-            if _paper_fraction(mask, q) > 0.45:
+            if _paper_fraction(mask, q) > 0.25:
                 candidates.append(CardQuad(order_quad(q), f * 0.99))
     height, width = mask.shape
     candidates = [c for c in candidates if not _cut_by_frame(c.corners, width, height)]

@@ -38,10 +38,10 @@ def hog(image: np.ndarray, cell: int, bins: int = 9) -> np.ndarray:
     h, w = img.shape
     cy, cx = h // cell, w // cell
     cell_index = (np.arange(h)[:, None] // cell) * cx + (np.arange(w)[None, :] // cell)
-    hist = np.zeros((cy * cx, bins), np.float32)
-    np.add.at(hist, (cell_index.ravel(), low.ravel()), (magnitude * (1 - frac)).ravel())
-    np.add.at(hist, (cell_index.ravel(), high.ravel()), (magnitude * frac).ravel())
-    hist = hist.reshape(cy, cx, bins)
+    flat = cell_index.ravel() * bins
+    hist = np.bincount(flat + low.ravel(), (magnitude * (1 - frac)).ravel(), minlength=cy * cx * bins)
+    hist += np.bincount(flat + high.ravel(), (magnitude * frac).ravel(), minlength=cy * cx * bins)
+    hist = hist.astype(np.float32).reshape(cy, cx, bins)
     blocks = np.concatenate(
         [hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2
     ).reshape(-1, 4 * bins)
@@ -69,7 +69,8 @@ def card_corners(view: np.ndarray) -> list[np.ndarray]:
 
 def _ink(corner: np.ndarray) -> np.ndarray:
     """Ink map 0..1: how far each pixel is from the paper colour (dark or coloured)."""
-    lowest = corner.min(axis=2).astype(np.float32)
+    b, g, r = cv2.split(corner)
+    lowest = cv2.min(cv2.min(b, g), r).astype(np.float32)
     paper = float(np.percentile(lowest, 90))
     ink = (paper - lowest) / max(paper - float(lowest.min()), 40.0)
     return np.clip(ink, 0, 1)
@@ -85,15 +86,20 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12) > 0
     binary = (strong | (local & (ink > 0.15))).astype(np.uint8)
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
+    # long straight lines (a court card's picture frame, the card edge) are never part of the index
+    line = int(0.45 * h)
+    lines = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((line, 1), np.uint8))
+    lines |= cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, int(0.6 * w)), np.uint8))
+    binary &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     parts = []
     for i in range(1, count):
         x, y, bw, bh, area = stats[i]
         if area < 12 or bh < 0.09 * h or bh > 0.5 * h or bw > 0.75 * w:
             continue
-        if x == 0 or y == 0 or (y + bh >= h and bh > 0.25 * h):  # the table past the card edge, a frame line
-            continue
-        if x + bw / 2 > 0.55 * w:  # too far in: the picture frame or a big pip, not the index column
+        if x == 0 or y == 0 or (y + bh >= h and bh > 0.25 * h):
+            continue  # the table past the card's edge (the view keeps a margin round the card)
+        if x > 0.45 * w or x + bw / 2 > 0.7 * w:  # too far in: the picture frame or a big pip
             continue
         parts.append((int(x), int(y), int(bw), int(bh)))
     if not parts:

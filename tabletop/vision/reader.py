@@ -16,6 +16,7 @@ from tabletop.vision.store import RANK_FILE, SUIT_FILE, model_dir
 
 __all__ = ["Reading", "Reader", "shipped_reader"]
 
+_RANK_SYMBOLS = frozenset(rank.symbol for rank in Rank)
 _ONE_CORNER_PENALTY = 0.8  # a single readable corner is less sure than two that agree
 
 
@@ -58,14 +59,18 @@ class Reader:
             glyphs = corner_glyphs(corner)
             if glyphs is None:
                 continue
-            rank_probs.append(self.rank_model.probabilities(rank_features(glyphs))[0])
+            probs = self.rank_model.probabilities(rank_features(glyphs))[0]
+            if self.rank_model.classes[int(np.argmax(probs))] not in _RANK_SYMBOLS:
+                continue  # the blob found is not a rank (a pip where the index was missed)
+            rank_probs.append(probs)
             suit = suit_features(glyphs)
             if suit is not None:
                 suit_probs.append(self.suit_model.probabilities(suit)[0])
         if not rank_probs:
             return Reading(None, None, 0.0, 0)
         combined = np.mean(rank_probs, axis=0)
-        best = int(np.argmax(combined))
+        is_rank = np.array([c in _RANK_SYMBOLS for c in self.rank_model.classes])
+        best = int(np.argmax(np.where(is_rank, combined, -1.0)))
         confidence = float(combined[best])
         if len(rank_probs) == 1:
             confidence *= _ONE_CORNER_PENALTY
