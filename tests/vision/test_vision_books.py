@@ -88,8 +88,11 @@ def test_real_photos_never_confirm_a_book_that_is_not_there() -> None:
     assert confirmed_falsely == []
 
 
-def test_the_real_book_of_kings_is_not_denied() -> None:
+def test_the_real_book_of_kings_is_confirmed() -> None:
     image = cv2.imread(str(need_cards_dev() / "images" / "cam_image3.jpg"))
     check = check_book(Rank.KING, [image])
-    assert check.verdict in ("confirmed", "unsure"), check
-    assert check_book(Rank.QUEEN, [image]).verdict != "confirmed"
+    assert check.verdict == "confirmed", check
+    assert check.say == "I see four kings."
+    assert {d.suit for d in check.seen} == set(Suit)  # each king's suit read too
+    queens = check_book(Rank.QUEEN, [image])
+    assert queens.verdict == "not_confirmed" and queens.say == "I see four kings."
