@@ -320,6 +320,7 @@ class Stats:
     undos: int = 0
     corrections: int = 0
     outs: int = 0
+    refusals: int = 0
 
 
 class SimulatedTable:
@@ -333,7 +334,7 @@ class SimulatedTable:
 
     def __init__(self, names: list[str], rules: Any, seed: int, *, first: int = 0,
                  parse: Callable[[str, list[str]], Any] | None = None, undo_rate: float = 0.0,
-                 mistake_rate: float = 0.0, out_rate: float = 0.0) -> None:
+                 mistake_rate: float = 0.0, out_rate: float = 0.0, noise_rate: float = 0.0) -> None:
         from tabletop.cards import Card as TCard, Rank as TRank, Suit as TSuit
         from tabletop.referee import Game, Referee
         from tabletop.referee import intents
@@ -363,6 +364,7 @@ class SimulatedTable:
         self.undo_rate = undo_rate
         self.mistake_rate = mistake_rate
         self.out_rate = out_rate
+        self.noise_rate = noise_rate
         self.corrected = False
         self.unseen = False  # the truth settled at the end of an exchange the referee hasn't settled yet
 
@@ -383,7 +385,7 @@ class SimulatedTable:
             intent = heard
         return intent
 
-    def say(self, text: str, intent: Any, expect: tuple[str, ...] = ("ok",), *, compare: bool = True,
+    def say(self, text: str, intent: Any, expect: tuple[str, ...] | None = ("ok",), *, compare: bool = True,
             undoable: bool = True) -> Any:
         intent = self.hear(text, intent)
         before = self.game.public() if undoable and self.undo_rate else None
@@ -391,7 +393,7 @@ class SimulatedTable:
         self.stats.events += 1
         self.said.extend(ruling.say)
         self.transcript.append(f"{text!r} -> {ruling.code}: {ruling.text}")
-        if ruling.code not in expect:
+        if (not ruling.refused) if expect is None else (ruling.code not in expect):
             self.fail(f"referee ruled {ruling.code!r} on {text!r} ({intent!r}): {ruling.text!r}")
         if compare:
             self.compare(text)
@@ -443,6 +445,37 @@ class SimulatedTable:
             self.say(f"no, I said {PLURALS[rank]}", self.I.Correct(rank=self.voice.rank(rank)), compare=False,
                      undoable=False)
         self.corrected = True
+
+    def noise(self) -> None:
+        """Someone says something the rules don't allow now: it is refused and changes nothing."""
+        if not self.noise_rate or self.rng.random() >= self.noise_rate:
+            return
+        t = self.truth
+        view = t.view(self.unseen)
+        if view["over"]:
+            return
+        names = t.names
+        cur = names.index(view["current"])
+        out = [i for i in range(t.n) if names[i] in view["out"]]
+        in_play = [i for i in range(t.n) if i not in out]
+        askable = [j for j in in_play if j != cur and view["hands"][names[j]] > 0]
+        options: list[tuple[str, Any]] = [("yes, two", self.I.Answer(count=2))]  # nobody has asked
+        others = [i for i in in_play if i != cur]
+        if others:  # out of turn
+            a = self.rng.choice(others)
+            options.append(self.voice.ask(names, a, self.rng.choice([j for j in range(t.n) if j != a]),
+                                          self.rng.randrange(13), None, True))
+        closed = [r for r in range(13) if t.closed(r)]
+        if closed and askable and t.rules["asking"] != "specific-card":
+            options.append(self.voice.ask(names, cur, self.rng.choice(askable), self.rng.choice(closed), None, False))
+        if out and t.rules["asking"] != "specific-card":
+            options.append(self.voice.ask(names, cur, self.rng.choice(out), self.rng.randrange(13), None, False))
+        if (t.exchange is None and not self.unseen) or (t.exchange is not None and not t.exchange.missed):
+            # no go fish to be lucky after (an unsettled go fish still takes a late "lucky fish")
+            options.append(("lucky fish!", self.I.Lucky()))
+        text, intent = self.rng.choice(options)
+        self.say(text, intent, expect=None, undoable=False)
+        self.stats.refusals += 1
 
     def miscount(self, count: int) -> bool:
         """The target says the wrong count, then "no, N" (direct intents: the parser needs context)."""
@@ -648,6 +681,7 @@ class SimulatedTable:
 
     def exchange(self) -> None:
         t = self.truth
+        self.noise()
         self.resettle()
         if t.over:  # (only without B2's fix: the second settle ended the game)
             return
@@ -689,6 +723,7 @@ class SimulatedTable:
                                            ("yes, one", self.I.Answer(count=1))]))
             else:
                 self.say(*self.voice.hit(len(given), rank))
+            self.noise()
             self.lay_down(p, rank, named=False)
         else:
             self.stats.misses += 1
@@ -706,6 +741,7 @@ class SimulatedTable:
                     ex.lucky = True
                     self.stats.lucky += 1
                     self.say(*self.voice.lucky(rank))
+                self.noise()
                 if len(t.holding(p, drawn[0])) >= t.book_size:
                     ex.drew_book = True  # the drawn card completes a book
                     self.lay_down(p, drawn[0], named=False)

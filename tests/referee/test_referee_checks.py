@@ -303,8 +303,8 @@ def test_book_call_after_the_target_says_out_goes_to_the_taker_bug():
     assert p["books"]["Ana"] == ["7"] and p["hands"]["Ana"] == 6 and p["hands"]["Ben"] == 7
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug B6: a hand count for a player who sits out is refused, not questioned")
-def test_hand_count_after_sitting_out_is_a_question():
+def test_hand_count_after_sitting_out_is_a_question_bug():
+    """B6 (fixed): it was refused ("Ben sits out."), so the table could not overrule."""
     ref = table(empty_hand="sit-out")
     say(ref, HandCount("Ben", 1))
     hit(ref, "Ben", R.SEVEN, 1)
@@ -316,8 +316,8 @@ def test_hand_count_after_sitting_out_is_a_question():
     assert p["hands"]["Ben"] == 3 and p["out"] == [] and p["stock"] == 34
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug B7: the reason says 'you said' when the cards were handed over")
-def test_said_none_reason_after_handing_over():
+def test_said_none_reason_after_handing_over_bug():
+    """B7 (fixed): the reason said "you said you had no sevens"."""
     ref = table(again_on_hit=False)
     hit(ref, "Ben", R.SEVEN, 2)           # Ben hands over all his sevens
     r = ref.handle(Ask(target="Cho", rank=R.SEVEN))

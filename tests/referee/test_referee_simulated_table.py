@@ -10,7 +10,7 @@ Sizes (one core, ~25-50 ms a game directly, slower through the parser):
 * 1000 games with every rule drawn at random (so each value of each key gets 300+ games, checked
   below, counting 25 more games for each single value with the other rules standard);
 * 200 games with slips: misspoken asks and counts corrected or taken back, any sentence taken back
-  and said again, "I'm out of cards";
+  and said again, "I'm out of cards", and sentences the rules refuse;
 * 160 games spoken through ``tabletop.language.parse``, slips included (skipped if the parser is
   missing; count corrections stay direct intents, since "no, three" needs the game's context).
 """
@@ -65,7 +65,7 @@ def run(games, *, parse=None, **slips):
         unfinished += not result.over
         stats.update({"asks": result.asks, "hits": result.hits, "misses": result.misses, "lucky": result.lucky,
                       "books": result.books, "refills": result.refills, "undos": result.undos,
-                      "corrections": result.corrections, "outs": result.outs})
+                      "corrections": result.corrections, "outs": result.outs, "refusals": result.refusals})
     return unfinished, stats
 
 
@@ -119,18 +119,20 @@ def test_games_started_by_any_seat(first):
         table.play()
 
 
-SLIPS = {"undo_rate": 0.05, "mistake_rate": 0.1, "out_rate": 0.5}
+SLIPS = {"undo_rate": 0.05, "mistake_rate": 0.1, "out_rate": 0.5, "noise_rate": 0.1}
 
 
 @pytest.mark.parametrize("chunk", range(SLIP_GAMES // CHUNK))
 def test_games_with_slips_undo_and_corrections(chunk):
     """Players misspeak an ask and correct it ("no, I said sevens", "no, I said Cho") or take it back
     ("scratch that"), miscount and correct it ("no, three"), take back any sentence and say it again,
-    and say "I'm out of cards" when their hand runs out: the referee still agrees with the table."""
+    say "I'm out of cards" when their hand runs out, and now and then say what the rules don't allow
+    (an ask out of turn, for a booked rank or of a player who sits out, an answer or a lucky fish with
+    nothing to answer): each is refused and changes nothing, and the referee still agrees."""
     seeds = range(50_000 + chunk * CHUNK, 50_000 + (chunk + 1) * CHUNK)
     unfinished, stats = run(((players_for(s), random_rules(s), s) for s in seeds), **SLIPS)
     assert unfinished <= CHUNK // 10
-    assert stats["undos"] > 100 and stats["corrections"] > 100 and stats["outs"] > 20
+    assert stats["undos"] > 100 and stats["corrections"] > 100 and stats["outs"] > 20 and stats["refusals"] > 100
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +152,7 @@ def test_games_through_the_parser(chunk, cached_parse):
     """The issue's requirement: the referee fed only sentences, heard through the language layer."""
     seeds = range(40_000 + chunk * 40, 40_000 + (chunk + 1) * 40)
     games = [(players_for(s), Rules() if s % 2 else random_rules(s), s) for s in seeds]
-    unfinished, _ = run(games, parse=cached_parse, undo_rate=0.03, mistake_rate=0.08, out_rate=0.3)
+    unfinished, _ = run(games, parse=cached_parse, undo_rate=0.03, mistake_rate=0.08, out_rate=0.3, noise_rate=0.05)
     assert unfinished <= 4
 
 
