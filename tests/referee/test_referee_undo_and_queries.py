@@ -195,3 +195,27 @@ def test_refused_query_changes_nothing_bug():
     assert r.code == "unknown-player" and r.refused
     assert r.say == ["Dev isn't playing."] and not r.changed
     assert len(ref.game.history) == steps
+
+
+def test_correct_a_book_and_a_hand_count():
+    ref = table()
+    say(ref, Book(R.SEVEN))                   # credited to Ana
+    say(ref, Correct(player="Ben"))           # "no, Ben has the book"
+    say(ref, Correct(rank=R.SIX))             # "no, sixes"
+    p = pub(ref)
+    assert p["books"] == {"Ana": [], "Ben": ["6"], "Cho": []} and p["hands"] == {"Ana": 7, "Ben": 3, "Cho": 7}
+    say(ref, HandCount("Cho", 5), Correct(count=6))
+    assert hands(ref)["Cho"] == 6 and stock(ref) == 32
+
+
+def test_corrections_the_rules_refuse():
+    ref = table()
+    say(ref, Ask(target="Ben", rank=R.TWO))
+    for correction, code in ((Correct(target="Ana"), "ask-self"), (Correct(target="Zed"), "unknown-player")):
+        before, steps = pub(ref), [str(s.action) for s in ref.game.history]
+        r = ref.handle(correction)
+        assert r.code == code and r.text.startswith("Can't correct that: ")
+        assert pub(ref) == before and [str(s.action) for s in ref.game.history] == steps
+    say(ref, Answer(1), Correct(count=3), Correct(rank=R.SEVEN))
+    assert [str(s.action) for s in ref.game.history] == ["ask Ana Ben 7", "answer 3"]
+    assert hands(ref) == {"Ana": 10, "Ben": 4, "Cho": 7}
