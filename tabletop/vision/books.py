@@ -1,7 +1,8 @@
 """Book confirmation: does the table show ``book_size`` cards of the claimed rank?
 
-Precision first: a book is confirmed only when, in most of the frames, ``book_size`` distinct
-cards of the rank are each read confidently. When every card in view is read confidently and
+Precision first: a book is confirmed only when some frame shows ``book_size`` distinct cards of
+the rank, each read confidently, and no frame contradicts it (every card in it read clearly,
+too few of the rank). When every card in view is read confidently and
 there are too few of the rank, the claim is not confirmed, with what was seen. Anything else
 (no cards, blurred or covered cards) is unsure, with what to do.
 """
@@ -81,9 +82,9 @@ def check_book(rank: Rank, frames: list[np.ndarray], book_size: int = 4, reader:
             full_frames += 1
         elif len(sure) == len(detections) and len(matches) < book_size:
             all_clear_short += 1
-    needed = len(per_frame) // 2 + 1  # a majority of the frames
-    if full_frames >= needed and all_clear_short == 0:
+    if full_frames >= 1 and all_clear_short == 0:  # seen whole at least once, and no frame says otherwise
         return BookCheck("confirmed", best, f"I see {_COUNT_WORDS[book_size]} {rank.plural}.")
+    needed = len(per_frame) // 2 + 1  # a majority of the frames
     if all_clear_short >= needed and full_frames == 0:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
     return BookCheck("unsure", best, UNCLEAR)
