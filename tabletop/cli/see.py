@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from pathlib import Path
 
 from tabletop.cards import Rank
-from tabletop.errors import InvalidInputError
 
 BOOK_SIZE = 4
 
@@ -23,24 +21,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return parser
 
 
-def _load(path: str):
-    import cv2  # vision's dependency, imported only when used
-
-    if not Path(path).is_file():
-        raise InvalidInputError(f"no image at {path}: check the path", code="bad-image")
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise InvalidInputError(f"can't read {path} as an image (use JPEG or PNG)", code="bad-image")
-    return image
-
-
 def run(args: argparse.Namespace) -> int:
     """Print the cards in ``args.image`` (and, with ``--rank``, the book check); 0 on success."""
-    from tabletop.vision import check_book, see
+    from tabletop.vision import check_book, read_image, see
     from tabletop.vision.books import SURE, describe
 
     rank = Rank.parse(args.rank) if args.rank else None
-    image = _load(args.image)
+    image = read_image(args.image)
     detections = see(image)
     result: dict = {"cards": [d.to_json() for d in detections]}
     if rank is not None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from tabletop.vision.books import BookCheck, check_book
 from tabletop.vision.camera import Camera, is_dark
 from tabletop.vision.detection import Detection
+from tabletop.vision.images import read_image
 from tabletop.vision.pipeline import see
 from tabletop.vision.store import model_status
 
-__all__ = ["Detection", "see", "BookCheck", "check_book", "Camera", "is_dark", "model_status"]
+__all__ = ["Detection", "see", "read_image", "BookCheck", "check_book", "Camera", "is_dark", "model_status"]
