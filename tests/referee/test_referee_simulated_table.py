@@ -135,6 +135,20 @@ def test_games_with_slips_undo_and_corrections(chunk):
     assert stats["undos"] > 100 and stats["corrections"] > 100 and stats["outs"] > 20 and stats["refusals"] > 100
 
 
+def test_big_tables():
+    """7 to 10 players (as many as a deal allows): a tiny stock, refills short, many sitting out."""
+    names = NAMES + ["Gus", "Hal", "Ivy", "Jon"]
+    games = []
+    for seed in range(60_000, 60_400):
+        rules, players = random_rules(seed), random.Random(seed).randint(7, 10)
+        if players * (7 if rules.deal == "7" else 5) <= 52:
+            games.append((names[:players], rules, seed))
+        if len(games) == 50:
+            break
+    unfinished, _ = run(games, **SLIPS)
+    assert unfinished <= 10
+
+
 @pytest.fixture(scope="module")
 def cached_parse(language_parse):
     if language_parse is None:
