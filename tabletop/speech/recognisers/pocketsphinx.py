@@ -225,8 +225,12 @@ class PocketSphinxRecogniser:
         )
 
     def _agreement(self, grammar_text: str, open_texts: list[str], players: Sequence[str]) -> float:
-        """How far the open decoder backs the grammar's reading: 1 for the same words as its best,
-        else 0.9 down to 0.6 for the same intent as one of its n best, else 0 (chatter)."""
+        """How far the open decoder backs the grammar's reading (0 means chatter: reject).
+
+        1 for the same words as its best; 0.9 down to 0.6 for the same intent as one of its n
+        best; 0.7 when one of its three best has nearly the same words (a common subsequence
+        of at least 3/4 of the longer: noise often adds a word or swaps one); else 0.
+        """
         if not open_texts:
             return 0.0
         if grammar_text == open_texts[0]:
@@ -240,7 +244,24 @@ class PocketSphinxRecogniser:
                     return round(0.9 - 0.3 * rank / max(1, len(open_texts) - 1), 3)
         except Exception:  # noqa: BLE001 - a parser failure is a disagreement, not a crash
             return 0.0
+        words = grammar_text.split()
+        for text in open_texts[:3]:
+            other = text.split()
+            if _lcs(words, other) >= 0.75 * max(len(words), len(other)) and len(words) >= 2:
+                return 0.7
         return 0.0
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    """Length of the longest common subsequence of two word lists."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev = 0
+        for j, y in enumerate(b):
+            cur = row[j + 1]
+            row[j + 1] = prev + 1 if x == y else max(row[j + 1], row[j])
+            prev = cur
+    return row[-1]
 
 
 class _Stream:
@@ -306,14 +327,14 @@ class _Stream:
         text = _clean(hyp.hypstr) if hyp is not None else ""
         if not text:
             return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
-        words = [(_clean(s.word), float(s.prob)) for s in fsg.seg() if _clean(s.word)]
+        words = [(_clean(s.word), float(s.prob)) for s in (fsg.seg() or ()) if _clean(s.word)]
         agreement = 1.0
         alts: list[str] = []
         if owner._open is not None:
             # The open decoder's n-best list (instant, unlike the grammar search's own n-best,
             # which takes seconds).
             open_texts: list[str] = []
-            for i, h in enumerate(owner._open.nbest()):
+            for i, h in enumerate(owner._open.nbest() or ()):
                 if h is None:
                     break
                 t = _clean(h.hypstr)
