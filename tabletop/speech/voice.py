@@ -25,14 +25,23 @@ __all__ = ["Voice", "voice_problem"]
 _STOP = object()
 
 
-def voice_problem() -> str | None:
-    """None when text-to-speech should work here, else what to install."""
+def voice_problem(check_speaker: bool = False) -> str | None:
+    """None when text-to-speech should work here, else what to install or plug in."""
     if shutil.which("espeak-ng") is None and shutil.which("espeak") is None:
         return "espeak-ng is not installed, so announcements are printed: apt-get install espeak-ng"
     try:
         import pyttsx3  # noqa: F401
     except ImportError:
         return "pyttsx3 is not installed, so announcements are printed: pip install pyttsx3==2.99"
+    if check_speaker:
+        try:
+            import sounddevice
+
+            devices = sounddevice.query_devices()
+        except Exception:  # noqa: BLE001 - no PortAudio: let pyttsx3 try on its own
+            return None
+        if not any(d.get("max_output_channels", 0) > 0 for d in devices):
+            return "no speaker found, so announcements are printed: plug one in (check `aplay -l`)"
     return None
 
 
@@ -44,6 +53,8 @@ class Voice:
     :param quiet: print instead of speaking.
     :param microphone: a :class:`~tabletop.speech.microphone.Microphone` to deafen while speaking.
     :param out: where printed announcements go (default: standard output).
+    :param print_when_silent: False when the caller already prints every announcement (``play``),
+        so quiet mode or a missing speaker does not print them twice.
     """
 
     def __init__(
@@ -56,6 +67,7 @@ class Voice:
         microphone: Any = None,
         out: Callable[[str], None] | None = None,
         echo_tail: float = 0.3,
+        print_when_silent: bool = True,
     ) -> None:
         self.rate = rate or 165
         self._listeners: list[Callable[[bool], None]] = []
@@ -63,6 +75,8 @@ class Voice:
         self.volume = volume
         self.microphone = microphone
         self.echo_tail = echo_tail
+        if not print_when_silent:
+            out = lambda text: None  # noqa: E731 - the caller shows announcements itself
         self.out = out or (lambda text: print(text, flush=True))
         self.problem: str | None = None
         self.quiet = quiet
@@ -71,7 +85,7 @@ class Voice:
         self._idle.set()
         self._thread: threading.Thread | None = None
         if not quiet:
-            self.problem = voice_problem()
+            self.problem = voice_problem(check_speaker=True)
             if self.problem:
                 print(f"tabletop: {self.problem}", file=sys.stderr)
                 self.quiet = True
