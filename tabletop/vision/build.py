@@ -39,7 +39,7 @@ from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE
 __all__ = ["synthetic_view", "glyph_samples", "build", "main"]
 
 DEFAULT_SEED = 20261129
-DEFAULT_VIEWS = 12000
+DEFAULT_VIEWS = 16000
 _CHUNK = 250
 NOT_A_RANK = "none"
 RANK_CLASSES = tuple(rank.symbol for rank in RANKS) + (NOT_A_RANK,)

@@ -184,7 +184,17 @@ def _draw_index(face: np.ndarray, card: Card, style: DeckStyle) -> None:
     colour = style.red if card.suit in _RED_SUITS else style.black
     height = style.index_height * CARD_H
     squeeze = style.squeeze * (style.ten_squeeze if card.rank is Rank.TEN else 1.0)
-    rank_mask = _scaled_mask(_ink_mask(card.rank.symbol, style.font, style.bold), height, squeeze)
+    if card.rank is Rank.TEN and style.ten_squeeze < 0.7:  # tightly set "10": digits touch, as on many decks
+        one = _scaled_mask(_ink_mask("1", style.font, style.bold), height, squeeze)
+        zero = _scaled_mask(_ink_mask("0", style.font, style.bold), height, squeeze)
+        gap = int(round((style.ten_squeeze - 0.6) * height * 0.3))
+        rows = max(one.shape[0], zero.shape[0])
+        rank_mask = np.zeros((rows, max(1, one.shape[1] + gap) + zero.shape[1]), np.uint8)
+        rank_mask[: one.shape[0], : one.shape[1]] = one
+        x0 = max(0, one.shape[1] + gap)
+        rank_mask[: zero.shape[0], x0 : x0 + zero.shape[1]] = np.maximum(rank_mask[: zero.shape[0], x0 : x0 + zero.shape[1]], zero)
+    else:
+        rank_mask = _scaled_mask(_ink_mask(card.rank.symbol, style.font, style.bold), height, squeeze)
     suit_mask = _scaled_mask(_ink_mask(_SUIT_CHARS[card.suit], style.suit_font), height * style.suit_scale)
     x, y = int(style.index_x * CARD_W), int(style.index_y * CARD_H)
     centre = x + rank_mask.shape[1] // 2
