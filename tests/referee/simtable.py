@@ -321,6 +321,7 @@ class Stats:
     corrections: int = 0
     outs: int = 0
     refusals: int = 0
+    late_books: int = 0
 
 
 class SimulatedTable:
@@ -334,7 +335,8 @@ class SimulatedTable:
 
     def __init__(self, names: list[str], rules: Any, seed: int, *, first: int = 0,
                  parse: Callable[[str, list[str]], Any] | None = None, undo_rate: float = 0.0,
-                 mistake_rate: float = 0.0, out_rate: float = 0.0, noise_rate: float = 0.0) -> None:
+                 mistake_rate: float = 0.0, out_rate: float = 0.0, noise_rate: float = 0.0,
+                 late_rate: float = 0.0) -> None:
         from tabletop.cards import Card as TCard, Rank as TRank, Suit as TSuit
         from tabletop.referee import Game, Referee
         from tabletop.referee import intents
@@ -365,6 +367,7 @@ class SimulatedTable:
         self.mistake_rate = mistake_rate
         self.out_rate = out_rate
         self.noise_rate = noise_rate
+        self.late_rate = late_rate
         self.corrected = False
         self.unseen = False  # the truth settled at the end of an exchange the referee hasn't settled yet
 
@@ -685,6 +688,8 @@ class SimulatedTable:
         self.resettle()
         if t.over:  # (only without B2's fix: the second settle ended the game)
             return
+        late = self.late_rate and self.rng.random() < self.late_rate
+        deferred: list[int] = []
         p = t.current
         target, rank, card = self.choose_ask()
         named = self.rng.random() < 0.25
@@ -724,7 +729,10 @@ class SimulatedTable:
             else:
                 self.say(*self.voice.hit(len(given), rank))
             self.noise()
-            self.lay_down(p, rank, named=False)
+            if late and len(t.holding(p, rank)) >= t.book_size:
+                deferred.append(rank)
+            else:
+                self.lay_down(p, rank, named=False)
         else:
             self.stats.misses += 1
             ex.missed = True
@@ -742,7 +750,9 @@ class SimulatedTable:
                     self.stats.lucky += 1
                     self.say(*self.voice.lucky(rank))
                 self.noise()
-                if len(t.holding(p, drawn[0])) >= t.book_size:
+                if late and len(t.holding(p, drawn[0])) >= t.book_size:
+                    deferred.append(drawn[0])  # laid down too late to count as a draw book
+                elif len(t.holding(p, drawn[0])) >= t.book_size:
                     ex.drew_book = True  # the drawn card completes a book
                     self.lay_down(p, drawn[0], named=False)
         if self.out_rate and not t.over:
@@ -758,6 +768,16 @@ class SimulatedTable:
         self.unseen = True
         self.stats.refills += len(t.refilled)
         self.after_settle()
+        if deferred and not t.over:
+            # After a moment of quiet the asker remembers: "book of sevens", unnamed. It is hers,
+            # the player who took cards in the last exchange, whoever's turn it is now.
+            self.quiet()
+            for r in deferred:
+                self.lay_down(p, r, named=False)
+            self.stats.late_books += 1
+            t.settle()
+            self.unseen = True
+            self.after_settle()
 
 
 def rules_for(rng: random.Random, fixed: dict[str, Any], choices: dict[str, tuple[Any, ...]]) -> dict[str, Any]:
