@@ -50,21 +50,14 @@ def _context(args: argparse.Namespace) -> tuple[Any, tuple[str, ...]]:
 
 
 def _understand(transcript: Any, context: Any, players: tuple[str, ...]) -> Any:
-    """The intent of a transcript: in the game's context when there is one."""
+    """The intent of a transcript, in the game's context (the whole vocabulary without one)."""
     if not transcript.text:
         return None
-    try:
-        from tabletop.language.understand import understand
-    except ImportError:  # pragma: no cover - before the language layer's understand exists
-        understand = None
-    if understand is not None:
-        from tabletop.language import Context
+    from tabletop.language import Context
+    from tabletop.language.understand import understand
 
-        result = understand(transcript, context if context is not None else Context.whole(players))
-        return getattr(result, "intent", result)
-    from tabletop.language import parse
-
-    return parse(transcript.text, players)
+    result = understand(transcript, context if context is not None else Context.whole(players))
+    return result.intent
 
 
 def hear_files(files: list[str], players: tuple[str, ...], context: Any = None, engine: str = "auto") -> list[dict[str, Any]]:
