@@ -38,9 +38,8 @@ Card = tuple[int, int]
 
 # Whether the table's settle is complete in one go. Under draw-one, the draw at the start of a
 # turn can empty the stock while another player waits with an empty hand; the truth makes that
-# player sit out in the same settle. The referee (bug B2 in /tmp/referee_bugs.md) only does it on
-# a second settle, so the simulated table by default settles the same way and the complete
-# reading is tested (xfail) in test_referee_simulated_table.py. Set True once B2 is fixed.
+# player sit out in the same settle. The referee used to do it only on a second settle (bug B2,
+# fixed); False makes the simulated table settle the old way (kept to reproduce B2).
 COMPLETE_SETTLE = True
 
 
@@ -322,6 +321,8 @@ class Stats:
     outs: int = 0
     refusals: int = 0
     late_books: int = 0
+    fibs: int = 0
+    questions: int = 0
 
 
 class SimulatedTable:
@@ -336,7 +337,7 @@ class SimulatedTable:
     def __init__(self, names: list[str], rules: Any, seed: int, *, first: int = 0,
                  parse: Callable[[str, list[str]], Any] | None = None, undo_rate: float = 0.0,
                  mistake_rate: float = 0.0, out_rate: float = 0.0, noise_rate: float = 0.0,
-                 late_rate: float = 0.0) -> None:
+                 late_rate: float = 0.0, fib_rate: float = 0.0) -> None:
         from tabletop.cards import Card as TCard, Rank as TRank, Suit as TSuit
         from tabletop.referee import Game, Referee
         from tabletop.referee import intents
@@ -368,6 +369,7 @@ class SimulatedTable:
         self.out_rate = out_rate
         self.noise_rate = noise_rate
         self.late_rate = late_rate
+        self.fib_rate = fib_rate
         self.corrected = False
         self.unseen = False  # the truth settled at the end of an exchange the referee hasn't settled yet
 
@@ -710,7 +712,21 @@ class SimulatedTable:
             given = t.holding(target, rank)
         if given:
             self.stats.hits += 1
-            if card is None and self.rng.random() < 0.15:
+            questioned = False
+            if self.fib_rate and card is None and self.rng.random() < self.fib_rate:
+                # The target says "go fish" by mistake. If public knowledge proves otherwise the
+                # referee asks; the target checks and hands over. If not, the table notices and
+                # takes it back ("scratch that") before the asker draws.
+                ruling = self.say("go fish", self.I.GoFish(), expect=("ok", "question"), compare=False,
+                                  undoable=False)
+                if ruling.code == "ok":
+                    self.say("scratch that", self.I.Undo(), undoable=False)
+                else:  # (a bare "yes" now would mean "record the go fish anyway": answer with a count)
+                    self.stats.questions += 1
+                    questioned = True
+                    self.compare("the question")
+                self.stats.fibs += 1
+            if card is None and not questioned and self.rng.random() < 0.15:
                 ruling = self.say("yes", self.I.Yes())
                 if "How many?" not in ruling.say:
                     self.fail(f"'yes' without a count: expected 'How many?', got {ruling.text!r}")
@@ -720,8 +736,8 @@ class SimulatedTable:
             ex.received = len(given)
             if "How many?" in self.said[-1:]:
                 self.say(*self.voice.count(len(given)))
-            elif card is None and self.parse is None and self.mistake_rate and self.rng.random() < self.mistake_rate \
-                    and self.miscount(len(given)):
+            elif card is None and not questioned and self.parse is None and self.mistake_rate \
+                    and self.rng.random() < self.mistake_rate and self.miscount(len(given)):
                 pass
             elif card is not None:
                 self.say(*self.rng.choice([("yes, here you go", self.I.Answer()), ("here you go", self.I.Answer()),

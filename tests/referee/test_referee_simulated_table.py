@@ -66,7 +66,7 @@ def run(games, *, parse=None, **slips):
         stats.update({"asks": result.asks, "hits": result.hits, "misses": result.misses, "lucky": result.lucky,
                       "books": result.books, "refills": result.refills, "undos": result.undos,
                       "corrections": result.corrections, "outs": result.outs, "refusals": result.refusals,
-                      "late": result.late_books})
+                      "late": result.late_books, "questions": result.questions})
     return unfinished, stats
 
 
@@ -120,7 +120,8 @@ def test_games_started_by_any_seat(first):
         table.play()
 
 
-SLIPS = {"undo_rate": 0.05, "mistake_rate": 0.1, "out_rate": 0.5, "noise_rate": 0.1, "late_rate": 0.15}
+SLIPS = {"undo_rate": 0.05, "mistake_rate": 0.1, "out_rate": 0.5, "noise_rate": 0.1, "late_rate": 0.15,
+         "fib_rate": 0.1}
 
 
 @pytest.mark.parametrize("chunk", range(SLIP_GAMES // 50))
@@ -128,14 +129,15 @@ def test_games_with_slips_undo_and_corrections(chunk):
     """Players misspeak an ask and correct it ("no, I said sevens", "no, I said Cho") or take it back
     ("scratch that"), miscount and correct it ("no, three"), take back any sentence and say it again,
     say "I'm out of cards" when their hand runs out, lay a book down late (unnamed, after a moment of
-    quiet: still theirs), and now and then say what the rules don't allow
+    quiet: still theirs), say "go fish" by mistake (questioned when public knowledge proves otherwise,
+    else taken back), and now and then say what the rules don't allow
     (an ask out of turn, for a booked rank or of a player who sits out, an answer or a lucky fish with
     nothing to answer): each is refused and changes nothing, and the referee still agrees."""
     seeds = range(50_000 + chunk * 50, 50_000 + (chunk + 1) * 50)
     unfinished, stats = run(((players_for(s), random_rules(s), s) for s in seeds), **SLIPS)
     assert unfinished <= 5
     assert stats["undos"] > 100 and stats["corrections"] > 100 and stats["outs"] > 20 and stats["refusals"] > 100
-    assert stats["late"] > 20
+    assert stats["late"] > 20 and stats["questions"] > 5
 
 
 def test_big_tables():
@@ -170,7 +172,7 @@ def test_games_through_the_parser(chunk, cached_parse):
     seeds = range(40_000 + chunk * 40, 40_000 + (chunk + 1) * 40)
     games = [(players_for(s), Rules() if s % 2 else random_rules(s), s) for s in seeds]
     unfinished, _ = run(games, parse=cached_parse, undo_rate=0.03, mistake_rate=0.08, out_rate=0.3, noise_rate=0.05,
-                        late_rate=0.1)
+                        late_rate=0.1, fib_rate=0.05)
     assert unfinished <= 4
 
 
