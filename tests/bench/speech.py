@@ -228,6 +228,8 @@ def main() -> int:
     parser.add_argument("--real-limit", type=int, default=None, help="clips per real-data folder")
     parser.add_argument("--quick", action="store_true", help="n=80, chatter=30, 40 clips per folder")
     parser.add_argument("--real-only", action="store_true", help="only the real recordings")
+    parser.add_argument("--no-reject", action="store_true", help="PocketSphinx without the chatter rejector (grammar alone)")
+    parser.add_argument("--no-real", action="store_true", help="skip the real recordings")
     args = parser.parse_args()
     if args.quick:
         args.n, args.chatter, args.real_limit = 80, 30, 40
@@ -236,15 +238,19 @@ def main() -> int:
         print(f"== {engine}")
         try:
             t = time.perf_counter()
-            recogniser = make_recogniser(engine, PLAYERS)
+            options = {"reject_chatter": False} if args.no_reject and engine == "pocketsphinx" else {}
+            recogniser = make_recogniser(engine, PLAYERS, **options)
             if hasattr(recogniser, "warm_up"):
                 recogniser.warm_up()
             print(f"  start-up: {1000 * (time.perf_counter() - t):.0f} ms")
         except Exception as error:  # noqa: BLE001 - report and go on to the next engine
             print(f"  skipped: {getattr(error, 'reason', error)}")
             continue
-        bench_real(recogniser, args.real_limit)
-        if engine == "pocketsphinx" and SPEECH_DEV.is_dir():
+        if args.no_real:
+            pass
+        else:
+            bench_real(recogniser, args.real_limit)
+        if engine == "pocketsphinx" and SPEECH_DEV.is_dir() and not args.no_real:
             bench_real_closed_set(args.real_limit)
         if not args.real_only:
             bench_synth(recogniser, args.n, args.chatter)
