@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-__all__ = ["VIEW_W", "VIEW_H", "VIEW_MARGIN", "CardQuad", "find_cards", "warp_card", "order_quad", "paper_mask"]
+__all__ = ["VIEW_W", "VIEW_H", "VIEW_MARGIN", "CardQuad", "CornerCandidate", "find_cards", "find_cards_and_corners",
+           "warp_card", "order_quad", "paper_mask"]
 
 VIEW_W, VIEW_H = 200, 280
 """Size of the standard card view (portrait, 5:7)."""
@@ -187,8 +188,31 @@ def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 
 
 def find_cards(frame: np.ndarray) -> list[CardQuad]:
     """All face-up cards in a BGR frame, largest first."""
+    return find_cards_and_corners(frame)[0]
+
+
+@dataclass(frozen=True)
+class CornerCandidate:
+    """A card seen only in part: a card-sized quad hung on one visible index corner of a paper blob.
+
+    ``corners`` are clockwise with ``corners[0]`` the index corner, so ``warp_card`` puts that corner
+    at the view's top left (the only corner to read). ``shown`` is the box (x, y, w, h) of the part
+    of the card in view.
+    """
+
+    corners: np.ndarray = field(compare=False)
+    shown: tuple[int, int, int, int]
+    under: int = -1  # index (in the whole cards returned) of the card whose area holds the index corner
+
+    @property
+    def short_side(self) -> float:
+        return float(np.linalg.norm(self.corners[1] - self.corners[0]))
+
+
+def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[CornerCandidate]]:
+    """Whole cards (largest first) and, where paper blobs are left unexplained, partly hidden card candidates."""
     if frame is None or frame.ndim != 3 or frame.size == 0:
-        return []
+        return [], []
     h, w = frame.shape[:2]
     scale = min(1.0, _WORK_SIZE / max(h, w))
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
@@ -196,11 +220,13 @@ def find_cards(frame: np.ndarray) -> list[CardQuad]:
     edges = _edge_mask(small)
     frame_area = float(mask.shape[0] * mask.shape[1])
     candidates: list[CardQuad] = []
+    blobs = []
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < _MIN_AREA * frame_area:
             continue
+        blobs.append(contour)
         fitted = _fit_quads(contour, frame_area)
         if not fitted and area > 1.6 * _MIN_AREA * frame_area:
             blob = np.zeros_like(mask)
@@ -219,8 +245,113 @@ def find_cards(frame: np.ndarray) -> list[CardQuad]:
     candidates = [c for c in candidates if not _cut_by_frame(c.corners, width, height)]
     kept: list[CardQuad] = []
     for cand in sorted(candidates, key=lambda q: -q.fill * q.area):
-        if all(_overlap(cand, other) < 0.5 for other in kept):
+        if all(_overlap(cand, other) < 0.5 or other.area > _HOLDER * cand.area for other in kept):
             kept.append(cand)
+    # a quad holding much smaller cards is the paper they lie on (a folder, a sheet), not a card
+    kept = [q for q in kept if not any(q.area > _HOLDER * o.area and _overlap(q, o) > 0.8 for o in kept)]
+    kept.sort(key=lambda q: -q.area)
+    partial = _corner_candidates(blobs, kept, mask.shape, frame_area)
     quads = [CardQuad(order_quad(q.corners / scale), q.fill) for q in kept]
-    quads.sort(key=lambda q: -q.area)
-    return quads
+    corners = [CornerCandidate((c.corners / scale).astype(np.float32),
+                               tuple(int(round(v / scale)) for v in c.shown), c.under) for c in partial]
+    return quads, corners
+
+
+_HOLDER = 3.5  # a quad this many times a card's area can hold cards: paper under them, not a card
+_CORNER_ANGLE = 0.34  # |cos| of the angle between a corner's edges: within 70..110 degrees
+_CORNER_COVER = 0.93  # share of a hypothesised card that must be paper (or a card lying on it)
+
+
+def _long_edges(polygon: np.ndarray, min_len: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The polygon's edges at least ``min_len`` long, in order round it (short edges are rounded corners, nicks)."""
+    pts = polygon.reshape(-1, 2).astype(np.float32)
+    return [(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))
+            if np.linalg.norm(pts[(i + 1) % len(pts)] - pts[i]) >= min_len]
+
+
+def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.ndarray | None:
+    da, db = a1 - a0, b1 - b0
+    den = da[0] * db[1] - da[1] * db[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
+    return a0 + t * da
+
+
+def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tuple[int, int],
+                       frame_area: float) -> list[CornerCandidate]:
+    """Card quads hung on the right-angled corners of paper blobs that the whole cards found leave unexplained.
+
+    A card under another, or one touching other paper, still shows its outline near its index
+    corner: two straight blob edges meeting at a right angle. The card's size comes from the
+    whole cards found (one deck) or from the edges themselves; the hypothesis must lie on paper.
+    """
+    height, width = shape
+    covered = np.zeros(shape, np.uint8)
+    for quad in kept:
+        cv2.fillConvexPoly(covered, quad.corners.astype(np.int32), 255)
+    sides = []
+    for quad in kept:
+        e = np.linalg.norm(np.roll(quad.corners, -1, axis=0) - quad.corners, axis=1)
+        sides.append(max(e[0] + e[2], e[1] + e[3]) / 2)
+    known_long = float(np.median(sides)) if sides else None
+    min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
+    max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT) * 0.6
+    out: list[CornerCandidate] = []
+    for contour in blobs:
+        blob = np.zeros(shape, np.uint8)
+        cv2.drawContours(blob, [contour], -1, 255, -1)
+        blob_area = float(np.count_nonzero(blob))
+        left = np.count_nonzero(blob & ~covered)
+        unit = (known_long / _ASPECT) * known_long if known_long else min_long * min_long / _ASPECT
+        explained = left < 0.25 * unit or left < 0.1 * blob_area  # by the whole cards found
+        blob_dilated = cv2.dilate(blob, np.ones((5, 5), np.uint8))
+        perimeter = cv2.arcLength(contour, True)
+        polygon = cv2.approxPolyDP(contour, max(2.0, 0.008 * perimeter), True)
+        edges = _long_edges(polygon, max(6.0, 0.12 * min_long))
+        if len(edges) < 2:
+            continue
+        for (p0, p1), (q0, q1) in zip(edges, edges[1:] + edges[:1]):
+            corner = _intersect(p0, p1, q0, q1)
+            if corner is None or np.linalg.norm(corner - p1) > 0.08 * perimeter or np.linalg.norm(corner - q0) > 0.08 * perimeter:
+                continue
+            d1, d2 = p0 - corner, q1 - corner
+            l1, l2 = float(np.linalg.norm(d1)), float(np.linalg.norm(d2))
+            if l1 < 1 or l2 < 1:
+                continue
+            d1, d2 = d1 / l1, d2 / l2
+            if abs(float(d1 @ d2)) > _CORNER_ANGLE:
+                continue
+            under = -1
+            for index, quad in enumerate(kept):  # a whole card found there: read only if it reads badly
+                if cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(corner[0]), float(corner[1])), True) > -3:
+                    under = index
+                    break
+            if under < 0 and explained:
+                continue
+            cross = d1[0] * d2[1] - d1[1] * d2[0]
+            (a, la), (b, lb) = ((d1, l1), (d2, l2)) if cross > 0 else ((d2, l2), (d1, l1))
+            longs = {known_long} if known_long else set()
+            longs |= {lb, la * _ASPECT}
+            tried: list[float] = []
+            for long_side in sorted(v for v in longs if v is not None):
+                short_side = long_side / _ASPECT
+                if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
+                    continue
+                tried.append(long_side)
+                quad = np.array([corner, corner + short_side * a, corner + short_side * a + long_side * b,
+                                 corner + long_side * b], np.float32)
+                region = np.zeros(shape, np.uint8)
+                cv2.fillConvexPoly(region, quad.astype(np.int32), 255)
+                inside = np.count_nonzero(region)
+                if inside < 0.9 * short_side * long_side:
+                    continue  # off the frame
+                cover = np.count_nonzero(region & blob_dilated) / inside
+                if cover < _CORNER_COVER:
+                    continue
+                shown = region & blob & (~covered if under < 0 else 255)
+                if np.count_nonzero(shown) < 0.15 * inside:
+                    continue
+                # every size that fits is a candidate: the reader's confidence picks among them
+                out.append(CornerCandidate(quad, tuple(int(v) for v in cv2.boundingRect(shown)), under))
+    return out

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import find_cards, warp_card
+from tabletop.vision.finder import CardQuad, find_cards_and_corners, warp_card
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see"]
@@ -23,9 +24,59 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
         raise InvalidInputError("not a colour image (expected an H×W×3 BGR array)", code="bad-image")
     reader = reader or shipped_reader()
-    detections = []
-    for quad in find_cards(image):
-        reading = reader.read(warp_card(image, quad))
-        detections.append(Detection(reading.rank, reading.suit, quad.box, reading.confidence))
+    quads, partial = find_cards_and_corners(image)
+    readings = [reader.read(warp_card(image, quad)) for quad in quads]
+    weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
+    partial = [c for c in partial if c.under < 0 or c.under in weak]
+    hidden = _partly_hidden(image, partial, quads, reader)
+    replaced = {c.under for _, c in hidden if c.under >= 0}  # a badly fitted whole card, read at a corner instead
+    detections = [Detection(r.rank, r.suit, q.box, r.confidence)
+                  for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
+    solid = [q for i, q in enumerate(quads) if i not in replaced]
+    others = [c for _, c in hidden]
+    detections += [Detection(r.rank, r.suit, _shown(c, [o for o in others if o is not c], solid, image.shape), r.confidence)
+                   for r, c in hidden]
     detections.sort(key=lambda d: (d.box[1] // max(1, d.box[3]), d.box[0]))
     return detections
+
+
+_WEAK = 0.5
+"""A whole card read less surely than this may be a bad fit: its blob's corners are read as well."""
+_PARTIAL_MIN_CONFIDENCE = 0.5
+"""A partly hidden card is kept only when its one visible index reads at least this surely (the verifier)."""
+
+
+def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader) -> list[tuple]:
+    """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
+    read = []
+    for cand in partial:
+        reading = reader.read(warp_card(image, CardQuad(cand.corners)), first_corner_only=True)
+        if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:
+            read.append((reading, cand))
+    read.sort(key=lambda rc: -rc[0].confidence)
+    kept: list = []
+    for reading, cand in read:
+        centre = cand.corners.mean(axis=0)
+        if any(np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
+               or np.linalg.norm(cand.corners[0] - other.corners[0]) < 0.3 * min(cand.short_side, other.short_side)
+               for _, other in kept):
+            continue  # the same card hypothesised from its other corner, or at another size
+        kept.append((reading, cand))
+    return kept
+
+
+def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int, int]:
+    """Box of the part of a partly hidden card that no other card found covers (its own box if none is left)."""
+    x, y, w, h = cand.shown
+    region = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(region, cand.corners.astype(np.int32), 255)
+    region[:, : max(0, x)] = 0
+    region[: max(0, y)] = 0
+    region[y + h :] = 0
+    region[:, x + w :] = 0
+    for other in [o.corners for o in others] + [q.corners for q in quads]:
+        cv2.fillConvexPoly(region, other.astype(np.int32), 0)
+    if np.count_nonzero(region) < 0.1 * w * h:
+        return cand.shown
+    bx, by, bw, bh = cv2.boundingRect(region)
+    return int(bx), int(by), int(bw), int(bh)

@@ -52,10 +52,15 @@ class Reader:
                 code="no-vision-model",
             ) from error
 
-    def read(self, view: np.ndarray) -> Reading:
-        """Read one standard (``VIEW_H`` × ``VIEW_W``) card view."""
+    def read(self, view: np.ndarray, first_corner_only: bool = False) -> Reading:
+        """Read one standard (``VIEW_H`` × ``VIEW_W``) card view.
+
+        ``first_corner_only``: read only the top-left index (a partly hidden card, whose other
+        corner may show another card).
+        """
         rank_probs, suit_probs = [], []
-        for corner in card_corners(view):
+        corners = card_corners(view)
+        for corner in corners[:1] if first_corner_only else corners:
             glyphs = corner_glyphs(corner)
             if glyphs is None:
                 continue
