@@ -79,7 +79,7 @@ class PocketSphinxRecogniser:
         grammar: Callable[[Sequence[str], Any], str] | None = None,
         parse: Callable[[str, Sequence[str]], Any] | None = None,
         cache_size: int = 32,
-        open_nbest: int = 8,
+        open_nbest: int = 15,
     ) -> None:
         self.players = tuple(players)
         self.open_nbest = open_nbest
