@@ -35,6 +35,7 @@ class CardQuad:
 
     corners: np.ndarray = field(compare=False)  # 4×2 float32
     fill: float = 1.0  # how much of the quadrilateral the paper blob covers
+    verify: bool = False  # found only by the relaxed paper measure: a card only if it reads as one
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -88,6 +89,37 @@ def paper_mask(small: np.ndarray) -> np.ndarray:
     k = 3
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return mask
+
+
+def local_paper_mask(small: np.ndarray) -> np.ndarray:
+    """Binary mask of pixels paler and greyer than their surroundings, with no global threshold (dim light)."""
+    b, g, r = cv2.split(small)
+    paper = cv2.min(cv2.min(b, g), r).astype(np.float32)
+    spread = cv2.max(cv2.max(b, g), r).astype(np.float32) - paper
+    score = paper - 0.5 * spread
+    size = max(small.shape[:2])
+    background = cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+    mask = ((score > background + 18) & (score > 60)).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _blob_quads(mask: np.ndarray, frame_area: float, edges: np.ndarray) -> tuple[list[CardQuad], list[np.ndarray]]:
+    """Card quads fitted to the blobs of a paper mask (split where cards touch), and the blobs."""
+    candidates: list[CardQuad] = []
+    blobs = []
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < _MIN_AREA * frame_area:
+            continue
+        blobs.append(contour)
+        fitted = _fit_quads(contour, frame_area)
+        if not fitted and area > 1.6 * _MIN_AREA * frame_area:
+            blob = np.zeros_like(mask)
+            cv2.drawContours(blob, [contour], -1, 255, -1)
+            fitted = _split(blob, frame_area, edges)
+        candidates += [CardQuad(order_quad(q), float(f)) for q, f in fitted]
+    return candidates, blobs
 
 
 def _edge_mask(small: np.ndarray) -> np.ndarray:
@@ -219,20 +251,9 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     mask = paper_mask(small)
     edges = _edge_mask(small)
     frame_area = float(mask.shape[0] * mask.shape[1])
-    candidates: list[CardQuad] = []
-    blobs = []
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < _MIN_AREA * frame_area:
-            continue
-        blobs.append(contour)
-        fitted = _fit_quads(contour, frame_area)
-        if not fitted and area > 1.6 * _MIN_AREA * frame_area:
-            blob = np.zeros_like(mask)
-            cv2.drawContours(blob, [contour], -1, 255, -1)
-            fitted = _split(blob, frame_area, edges)
-        candidates += [CardQuad(order_quad(q), float(f)) for q, f in fitted]
+    candidates, blobs = _blob_quads(mask, frame_area, edges)
+    # cards in dim light or on a pale table are not paper by the global measure, only brighter than round them
+    relaxed, relaxed_blobs = _blob_quads(local_paper_mask(small), frame_area, edges)
     # second source: regions closed by edges, kept only where they are mostly paper
     contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else []):
@@ -247,11 +268,15 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     for cand in sorted(candidates, key=lambda q: -q.fill * q.area):
         if all(_overlap(cand, other) < 0.5 or other.area > _HOLDER * cand.area for other in kept):
             kept.append(cand)
+    # the relaxed measure only adds cards where the others found none (they must then read as cards)
+    for cand in sorted(relaxed, key=lambda q: -q.fill * q.area):
+        if not _cut_by_frame(cand.corners, width, height) and all(_overlap(cand, other) < 0.3 for other in kept):
+            kept.append(CardQuad(cand.corners, cand.fill, verify=True))
     # a quad holding much smaller cards is the paper they lie on (a folder, a sheet), not a card
     kept = [q for q in kept if not any(q.area > _HOLDER * o.area and _overlap(q, o) > 0.8 for o in kept)]
     kept.sort(key=lambda q: -q.area)
-    partial = _corner_candidates(blobs, kept, mask.shape, frame_area)
-    quads = [CardQuad(order_quad(q.corners / scale), q.fill) for q in kept]
+    partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area)
+    quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify) for q in kept]
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),
                                tuple(int(round(v / scale)) for v in c.shown), c.under) for c in partial]
     return quads, corners

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -26,6 +28,12 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     reader = reader or shipped_reader()
     quads, partial = find_cards_and_corners(image)
     readings = [reader.read(warp_card(image, quad)) for quad in quads]
+    trusted = [i for i, (q, r) in enumerate(zip(quads, readings))
+               if not q.verify or (r.rank is not None and r.confidence >= _PARTIAL_MIN_CONFIDENCE)]
+    if len(trusted) < len(quads):  # quads of the relaxed paper measure are cards only if they read as cards
+        renumber = {old: new for new, old in enumerate(trusted)}
+        quads, readings = [quads[i] for i in trusted], [readings[i] for i in trusted]
+        partial = [replace(c, under=renumber.get(c.under, -1)) for c in partial]
     weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader)
