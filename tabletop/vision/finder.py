@@ -4,7 +4,11 @@ Cards are the pale, unsaturated, roughly 5:7 quadrilaterals of the frame. The fi
 thresholds a "paper" map (how bright and grey each pixel is, relative to its surroundings, so
 uneven light and any table colour work), takes the outer contours, and fits a quadrilateral
 to each (``approxPolyDP``, else ``minAreaRect``). A blob that is several cards lying edge to
-edge is split by eroding it until it comes apart.
+edge is split by eroding it until it comes apart. A second, relaxed paper measure (paler than
+round it, no global threshold) adds cards in dim light or on pale tables where the first found
+none; those must read as cards. Where blobs stay unexplained (cards overlapping, fanned, partly
+hidden, touching other paper), card-sized quads are hung on their right-angled corners
+(``CornerCandidate``) for the reader to read at that one index corner and keep or reject.
 """
 
 from __future__ import annotations
