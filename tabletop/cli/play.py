@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import queue
 import random
 import sys
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -129,7 +131,7 @@ class Output:
 def _voice(args: argparse.Namespace) -> Any:
     from tabletop.speech.voice import Voice
 
-    return Voice(rate=args.rate, voice=args.voice, quiet=False)
+    return Voice(rate=args.rate, voice=args.voice, quiet=False, print_when_silent=False)
 
 
 def _recogniser(args: argparse.Namespace, table: Table) -> Any:
@@ -155,24 +157,39 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
 
 
 def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
+    """Listen until "stop the game"; decode while players speak; settle after a moment of quiet."""
     from tabletop.speech.microphone import Microphone
 
     recogniser = _recogniser(args, table)
+    heard: queue.Queue[Any] = queue.Queue()
     with Microphone() as microphone:
         if out.voice is not None:
             out.voice.on_speaking(microphone.mute)
+
+        def listen() -> None:
+            try:
+                for _, transcript in microphone.transcripts(recogniser, table.context):
+                    heard.put(transcript)
+            except TabletopError as error:
+                heard.put(error)
+
+        threading.Thread(target=listen, name="tabletop-ears", daemon=True).start()
         print("Listening. Say 'stop the game' to finish.", file=sys.stderr)
         last = time.monotonic()
         settled = True
         while not table.stopped:
-            utterance = microphone.next_utterance(timeout=0.5)
-            if utterance is None:
+            try:
+                item = heard.get(timeout=0.25)
+            except queue.Empty:
                 if not settled and time.monotonic() - last >= QUIET_SECONDS:
                     out.show(table.idle())
                     settled = True
                 continue
-            transcript = recogniser.hear(utterance, table.context())
-            out.show(table.hear(transcript), heard=transcript.text)
+            if isinstance(item, TabletopError):
+                raise item
+            if not item.text.strip():
+                continue  # chatter the recogniser rejected: a table is never silent
+            out.show(table.hear(item), heard=item.text)
             last, settled = time.monotonic(), False
 
 
