@@ -84,6 +84,8 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
     region[:, x + w :] = 0
     for other in [o.corners for o in others] + [q.corners for q in quads]:
         cv2.fillConvexPoly(region, other.astype(np.int32), 0)
+    side = max(3, int(0.1 * cand.short_side))  # slivers along another card's edge are not the part in view
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
     if np.count_nonzero(region) < 0.1 * w * h:
         return cand.shown
     bx, by, bw, bh = cv2.boundingRect(region)
