@@ -31,6 +31,7 @@ _ASPECT = 88 / 63
 _ASPECT_RANGE = (1.15, 1.75)
 _MIN_AREA = 0.004  # of the frame
 _MAX_AREA = 0.6
+_SKEW = 0.42  # |cos| of a corner angle: 65..115 degrees (perspective skews a card's corners a little)
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,16 @@ def _quad_aspect(quad: np.ndarray) -> float:
     return max(first, second) / max(1e-6, min(first, second))
 
 
+def _square_cornered(quad: np.ndarray, tolerance: float = _SKEW) -> bool:
+    """True if every corner is a right angle within ``tolerance`` (cos): a card seen from above, not a wedge."""
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cos = float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
+        if abs(cos) > tolerance:
+            return False
+    return True
+
+
 def _fit_quads(contour: np.ndarray, frame_area: float) -> list[tuple[np.ndarray, float]]:
     """A card-shaped quadrilateral for one blob (``approxPolyDP`` on its hull, else ``minAreaRect``)."""
     hull = cv2.convexHull(contour)
@@ -151,7 +162,7 @@ def _fit_quads(contour: np.ndarray, frame_area: float) -> list[tuple[np.ndarray,
         if len(approx) == 4:
             quad = approx.reshape(4, 2).astype(np.float32)
             qarea = cv2.contourArea(quad)
-            if (cv2.isContourConvex(approx) and 0.9 < qarea / area < 1.08
+            if (cv2.isContourConvex(approx) and 0.9 < qarea / area < 1.08 and _square_cornered(quad)
                     and _ASPECT_RANGE[0] <= _quad_aspect(quad) <= _ASPECT_RANGE[1]):
                 return [(quad, min(1.0, area / qarea))]
             break
