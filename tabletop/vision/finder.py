@@ -224,6 +224,15 @@ def _paper_fraction(mask: np.ndarray, quad: np.ndarray) -> float:
     return float((mask[band] > 0).mean()) if band.any() else 0.0
 
 
+def _region_paper(mask: np.ndarray, contour: np.ndarray) -> float:
+    """Fraction of the region inside ``contour`` that is paper."""
+    x, y, w, h = cv2.boundingRect(contour)
+    region = np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, [contour - np.array([x, y])], -1, 255, -1)
+    inside = region > 0
+    return float((mask[y : y + h, x : x + w][inside] > 0).mean()) if inside.any() else 0.0
+
+
 def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 2.5) -> bool:
     """True if an edge of the quad runs along the frame border: a shape cut off by the picture's edge."""
     for a, b in zip(corners, np.roll(corners, -1, axis=0)):
@@ -270,6 +279,7 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     # cards in dim light or on a pale table are not paper by the global measure, only brighter than round them
     relaxed, relaxed_blobs = _blob_quads(local_paper_mask(small), frame_area, edges)
     # second source: regions closed by edges, kept only where they are mostly paper
+    edge_blobs: list[np.ndarray] = []
     contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else []):
         if links[3] != -1 or cv2.contourArea(contour) < _MIN_AREA * frame_area:
@@ -277,6 +287,8 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
         for q, f in _fit_quads(contour, frame_area):
             if _paper_fraction(mask, q) > 0.25:
                 candidates.append(CardQuad(order_quad(q), f * 0.99))
+        if cv2.contourArea(contour) <= 2 * _MAX_AREA * frame_area / 3 and _region_paper(mask, contour) > 0.6:
+            edge_blobs.append(contour)  # a paper region closed by edges: its corners may be a card's
     height, width = mask.shape
     candidates = [c for c in candidates if not _cut_by_frame(c.corners, width, height)]
     kept: list[CardQuad] = []
@@ -290,7 +302,7 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     # a quad holding much smaller cards is the paper they lie on (a folder, a sheet), not a card
     kept = [q for q in kept if not any(q.area > _HOLDER * o.area and _overlap(q, o) > 0.8 for o in kept)]
     kept.sort(key=lambda q: -q.area)
-    partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area)
+    partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs)
     quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify) for q in kept]
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),
                                tuple(int(round(v / scale)) for v in c.shown), c.under) for c in partial]
@@ -319,7 +331,7 @@ def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -
 
 
 def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tuple[int, int],
-                       frame_area: float) -> list[CornerCandidate]:
+                       frame_area: float, new_only: list[np.ndarray] = ()) -> list[CornerCandidate]:
     """Card quads hung on the right-angled corners of paper blobs that the whole cards found leave unexplained.
 
     A card under another, or one touching other paper, still shows its outline near its index
@@ -338,7 +350,8 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
     max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT) * 0.6
     out: list[CornerCandidate] = []
-    for contour in blobs:
+    for number, contour in enumerate(list(blobs) + list(new_only)):
+        only_new = number >= len(blobs)  # edge regions: only cards where no whole card was found
         blob = np.zeros(shape, np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
         blob_area = float(np.count_nonzero(blob))
@@ -367,7 +380,7 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                 if cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(corner[0]), float(corner[1])), True) > -3:
                     under = index
                     break
-            if under < 0 and explained:
+            if (under < 0 and explained) or (under >= 0 and only_new):
                 continue
             cross = d1[0] * d2[1] - d1[1] * d2[0]
             (a, la), (b, lb) = ((d1, l1), (d2, l2)) if cross > 0 else ((d2, l2), (d1, l1))

@@ -37,6 +37,8 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader)
+    # a corner read replaces a weakly read whole card only when it is the surer reading
+    hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
     replaced = {c.under for _, c in hidden if c.under >= 0}  # a badly fitted whole card, read at a corner instead
     detections = [Detection(r.rank, r.suit, q.box, r.confidence)
                   for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
