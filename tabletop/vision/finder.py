@@ -239,6 +239,10 @@ def _region_paper(mask: np.ndarray, contour: np.ndarray) -> float:
     return float((mask[y : y + h, x : x + w][inside] > 0).mean()) if inside.any() else 0.0
 
 
+def _within(points: np.ndarray, width: int, height: int) -> bool:
+    return bool(((points >= 0) & (points <= np.array([width - 1, height - 1]))).all())
+
+
 def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 2.5) -> bool:
     """True if an edge of the quad runs along the frame border: a shape cut off by the picture's edge."""
     for a, b in zip(corners, np.roll(corners, -1, axis=0)):
@@ -374,6 +378,8 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
             corner = _intersect(p0, p1, q0, q1)
             if corner is None or np.linalg.norm(corner - p1) > 0.08 * perimeter or np.linalg.norm(corner - q0) > 0.08 * perimeter:
                 continue
+            if _cut_by_frame(np.array([p0, p1]), width, height) or _cut_by_frame(np.array([q0, q1]), width, height):
+                continue  # an edge along the picture's border is where the view ends, not a card's edge
             d1, d2 = p0 - corner, q1 - corner
             l1, l2 = float(np.linalg.norm(d1)), float(np.linalg.norm(d2))
             if l1 < 1 or l2 < 1:
@@ -408,8 +414,10 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                 region = np.zeros((y1 - y0, x1 - x0), np.uint8)
                 cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)
                 inside = np.count_nonzero(region)
-                if inside < 0.9 * short_side * long_side:
-                    continue  # off the frame
+                index_zone = corner + np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32) @ np.array(
+                    [short_side * a, long_side * b], np.float32)
+                if inside < 0.35 * short_side * long_side or not _within(index_zone, width, height):
+                    continue  # a card running off the picture is read only if its index corner is in it
                 cover = np.count_nonzero(region & blob_dilated[y0:y1, x0:x1]) / inside
                 if cover < _CORNER_COVER:
                     continue
