@@ -77,18 +77,24 @@ def real_accuracy() -> dict | None:
             xyxy = tuple(int(v) for v in row["notes"].split("bbox_xyxy=")[1].split(";")[:4])
             labels[row["path"]].append((xyxy, Rank.from_symbol(row["rank"])))
     total = found = right = confident = confident_right = 0
+    by_source: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
     for path, items in labels.items():
         detections = see(cv2.imread(str(CARDS_DEV / path)))
+        source = by_source["webcam" if "cam_" in path else "phone"]
         for xyxy, rank in items:
             total += 1
+            source[0] += 1
             hits = [d for d in detections if _inside(d.box, xyxy)]
             if hits:
                 found += 1
                 right += hits[0].rank is rank
+                source[1] += 1
+                source[2] += hits[0].rank is rank
                 if hits[0].confidence >= 0.8:
                     confident += 1
                     confident_right += hits[0].rank is rank
-    return {"cards": total, "found": found, "right": right, "confident": confident, "confident_right": confident_right}
+    return {"cards": total, "found": found, "right": right, "confident": confident, "confident_right": confident_right,
+            "by_source": dict(by_source)}
 
 
 def book_rates(trials: int, seed: int) -> dict:
@@ -179,6 +185,9 @@ def main() -> int:
               f"{_pct(real['found'], real['cards'])}, rank accuracy {_pct(real['right'], real['cards'])} per card "
               f"({_pct(real['right'], real['found'])} of found); confident reads {_pct(real['confident'], real['found'])}"
               f" of found, {_pct(real['confident_right'], real['confident'])} right")
+        for name, (cards, found, right) in sorted(real["by_source"].items()):
+            print(f"  - {name}: {cards} cards, found {_pct(found, cards)}, rank accuracy {_pct(right, cards)} per card "
+                  f"({_pct(right, found)} of found)")
     b = book_rates(args.books, BENCH_SEED + 2)
     print(f"- book confirmation, rendered ({args.books} claims, 3 frames each): precision "
           f"{_pct(b['tp'], b['tp'] + b['fp'])}, recall {_pct(b['tp'], b['tp'] + b['fn'])}, "
