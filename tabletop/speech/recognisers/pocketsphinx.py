@@ -98,7 +98,7 @@ class PocketSphinxRecogniser:
 
     # -- set-up ------------------------------------------------------------------------------
 
-    def _new_decoder(self, dict_path: str) -> Any:
+    def _new_decoder(self, dict_path: str, **options: Any) -> Any:
         try:
             from pocketsphinx import Decoder, get_model_path
         except (ImportError, OSError) as error:
@@ -113,6 +113,7 @@ class PocketSphinxRecogniser:
                 lm=None,
                 bestpath=False,
                 loglevel="FATAL",
+                **options,
             )
         except (RuntimeError, ValueError) as error:
             raise SetupError(f"PocketSphinx failed to start ({error}): pip install --force-reinstall pocketsphinx") from None
@@ -128,7 +129,11 @@ class PocketSphinxRecogniser:
                 for word, variants in sorted(prons.items()):
                     for i, phones in enumerate(variants):
                         f.write(f"{word}{'' if i == 0 else f'({i + 1})'} {phones}\n")
-            self._fsg = self._new_decoder(dict_path)
+            # Grammar search: a phone insertion penalty (pip) and a lower language weight
+            # (the grammar's branch costs) stop short words being inserted into noise or
+            # trailing silence ("i'll give you one eight"): on held-out synthesised commands
+            # (not the bench's), exact text rose 72->80% clean, 70->80% at 20 dB, 25->35% at 10 dB.
+            self._fsg = self._new_decoder(dict_path, pip=0.1, lw=3.0)
             if self.reject_chatter:
                 self._open = self._new_decoder(dict_path)
         else:
@@ -296,10 +301,11 @@ class _Stream:
             for d in self.decoders:
                 d.end_utt()
             result = self._result(start)
-            if self.live and not result.text and self.buffer:
+            if self.live and not result.text and self.buffer and self.owner._fsg.hyp() is None:
                 # Live decoding normalises with a running mean that may not have settled (the
-                # first utterances, a new voice): when that heard nothing, decode the whole
-                # utterance again. Only no-command results pay for this, and they need no reply.
+                # first utterances, a new voice): when the grammar search found no path at all,
+                # decode the whole utterance again. (Not when the open decoder merely disagreed:
+                # that is chatter or noise, and re-decoding it cost ~0.5 s after every one.)
                 raw = b"".join(self.buffer)
                 for d in self.decoders:
                     d.start_utt()
