@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -146,19 +147,37 @@ class Journal:
 
     @classmethod
     def create(cls, path: str | Path, game: Game, *, durable: bool = True) -> "Journal":
-        """Start a new journal for ``game`` (refuses to overwrite an existing file)."""
+        """Start a new journal for ``game`` (refuses to overwrite an existing file).
+
+        The header is written to a temporary file and linked into place, so a crash at any
+        instant leaves either no journal or one with its whole header.
+        """
         journal = cls(path, durable=durable)
         journal.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            journal._file = open(journal.path, "x", encoding="utf-8")
-        except FileExistsError:
+        if journal.path.exists():
             raise JournalError(
                 f"a journal already exists at {str(journal.path)!r}: use --resume to continue it, "
                 "or name a new one with --journal", code="journal-exists",
-            ) from None
+            )
+        header = {"format": FORMAT, "players": list(game.players), "rules": game.rules.to_json(), "first": game.first}
+        fd, temporary = tempfile.mkstemp(prefix=".tabletop-", suffix=".jsonl", dir=journal.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(json.dumps(header, ensure_ascii=False) + "\n")
+                file.flush()
+                if durable:
+                    os.fsync(file.fileno())
+            try:
+                os.link(temporary, journal.path)  # atomic, and never replaces an existing file
+            except FileExistsError:
+                raise JournalError(
+                    f"a journal already exists at {str(journal.path)!r}: use --resume to continue it",
+                    code="journal-exists",
+                ) from None
+        finally:
+            os.unlink(temporary)
         journal._sync_dir()
-        journal.append([{"format": FORMAT, "players": list(game.players), "rules": game.rules.to_json(),
-                         "first": game.first}])
+        journal._file = open(journal.path, "a", encoding="utf-8")
         return journal
 
     @classmethod
