@@ -16,28 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from support import ROOT, tabletop_command
+from support import ROOT, file_microphone_home, portaudio_loads, tabletop_command
 
-ASOUNDRC = """\
-pcm.!default {{
-    type file
-    slave.pcm "null"
-    file "/dev/null"
-    infile "{infile}"
-    format "raw"
-}}
-"""
-
-
-def _portaudio() -> bool:
-    try:
-        import sounddevice  # noqa: F401
-    except OSError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _portaudio(), reason="PortAudio is missing: apt-get install libportaudio2")
+@pytest.mark.skipif(not portaudio_loads(), reason="PortAudio is missing: apt-get install libportaudio2")
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is missing: apt-get install espeak-ng")
 def test_a_spoken_exchange_through_the_microphone(tmp_path: Path) -> None:
     from tabletop.speech import synth
@@ -46,11 +27,7 @@ def test_a_spoken_exchange_through_the_microphone(tmp_path: Path) -> None:
     parts = [gap]
     for i, line in enumerate(["ben do you have any sevens", "go fish", "stop the game"]):
         parts += [synth.realistic(line, voice="en-us", seed=10 + i).samples.astype(np.int16), gap]
-    raw = tmp_path / "table.raw"
-    raw.write_bytes(np.concatenate(parts).astype("<i2").tobytes())
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".asoundrc").write_text(ASOUNDRC.format(infile=raw))
+    home = file_microphone_home(tmp_path, np.concatenate(parts).astype("<i2").tobytes())
     journal = tmp_path / "game.jsonl"
     env = dict(os.environ, HOME=str(home), PYTHONPATH=str(ROOT))
     out = subprocess.run(
