@@ -234,7 +234,9 @@ class PocketSphinxRecogniser:
 
         1 for the same words as its best; 0.9 down to 0.6 for the same intent as one of its n
         best; 0.7 when one of its three best has nearly the same words (a common subsequence
-        of at least 3/4 of the longer: noise often adds a word or swaps one); else 0.
+        of at least 3/4 of the longer: noise often adds a word or swaps one); 0.6 when one of
+        its n best holds all the grammar's words (two or more) in order plus at most three
+        others; else 0.
         """
         if not open_texts:
             return 0.0
@@ -254,6 +256,16 @@ class PocketSphinxRecogniser:
             other = text.split()
             if _lcs(words, other) >= 0.75 * max(len(words), len(other)) and len(words) >= 2:
                 return 0.7
+        # The open decoder often pads a right reading with junk words heard in the noise
+        # before or after it ("do you got queens cho old up"): accept when one of its n best
+        # holds every grammar word in order with at most three extra words (held-out
+        # synthesised commands at 20 dB: 24 -> 27 of 40 right and accepted; no held-out
+        # chatter accepted).
+        if len(words) >= 2:
+            for text in open_texts:
+                other = text.split()
+                if len(other) - len(words) <= 3 and _lcs(words, other) == len(words):
+                    return 0.6
         return 0.0
 
 
