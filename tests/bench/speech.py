@@ -8,6 +8,8 @@ Prints, per recogniser:
   padded with a noise floor, heard against the whole vocabulary;
 - exact-intent accuracy (intent and every slot) on synthesised commands (espeak-ng voices,
   clean and with babble + table noise at 20, 10 and 6 dB SNR);
+- the same, said in the game phase it belongs to and heard with that phase's context (the
+  game path: narrower grammars), and the ceiling of each (a perfect transcript's score);
 - the share of chatter wrongly turned into an intent;
 - decode time after the end of speech (median, p95: streamed decode, then the final step),
   whole-file decode time, and the real-time factor.
@@ -167,6 +169,7 @@ def bench_real(recogniser, limit: int | None) -> None:
 def bench_synth(recogniser, n: int, chatter_n: int) -> None:
     sents = sample_sentences(PLAYERS, n, seed=2026)
     per_snr = {snr: [0, 0] for snr in SNRS}
+    words_ok = {snr: 0 for snr in SNRS}
     latencies: list[float] = []
     wholes: list[float] = []
     audio_s = 0.0
@@ -186,6 +189,7 @@ def bench_synth(recogniser, n: int, chatter_n: int) -> None:
         ok = got == intent.to_json()
         per_snr[snr][0] += ok
         per_snr[snr][1] += 1
+        words_ok[snr] += heard.text == text
         if not ok and len(errors) < 12 and snr in (None, 10):
             errors.append(f"    {snr or 'clean'} {voice:14s} {text!r} -> {heard.text!r}")
         if hasattr(recogniser, "stream") and i % 5 == 0:
@@ -198,7 +202,8 @@ def bench_synth(recogniser, n: int, chatter_n: int) -> None:
             s.finish()
             latencies.append((time.perf_counter() - t1) * 1000)
     for snr, (ok, total) in per_snr.items():
-        print(f"  exact intent {('clean' if snr is None else f'{snr} dB'):>6s}: {pct(ok, total)}")
+        print(f"  exact intent {('clean' if snr is None else f'{snr} dB'):>6s}: {pct(ok, total)}   exact words {pct(words_ok[snr], total)}")
+    print(f"  ceiling (the true sentence as the transcript): {pct(_ceiling(sents), len(sents))}")
     if errors:
         print("  some misses:")
         print("\n".join(errors))
@@ -220,6 +225,51 @@ def bench_synth(recogniser, n: int, chatter_n: int) -> None:
     print(f"  real-time factor (CPU s per audio s): {cpu_s / max(audio_s, 1e-9):.3f}")
 
 
+def _ceiling(sents, context=None) -> int:
+    """How many sentences the scoring gets right from a perfect transcript (some sentences
+    mean several things: "nope" is a No as well as a go fish)."""
+    from tabletop.language.transcript import Transcript
+
+    return sum(intent_json(Transcript(text=t, confidence=1.0), context) == i.to_json() for t, i in sents)
+
+
+def game_contexts():
+    """The contexts the live game passes: the phases in which commands are said."""
+    from tabletop.cards import RANKS
+
+    seven = RANKS[6]
+    return [
+        Context(players=PLAYERS, phase="setup"),
+        Context(players=PLAYERS, current="Ana", phase="ask"),
+        Context(players=PLAYERS, current="Ana", phase="answer", asker="Ana", target="Ben", rank=seven),
+        Context(players=PLAYERS, current="Ana", phase="after_hit", asker="Ana", target="Ben", rank=seven),
+        Context(players=PLAYERS, current="Ana", phase="after_miss", asker="Ana", target="Ben", rank=seven),
+        Context(players=PLAYERS, current="Ana", phase="confirm", asker="Ana", target="Ben", rank=seven),
+    ]
+
+
+def bench_game(recogniser, n: int) -> None:
+    """The game path: sentences said in the phase they belong to, heard with that phase's
+    context (its narrower grammar) and understood in it, as tabletop.table does."""
+    contexts = game_contexts()
+    per_snr = {snr: [0, 0] for snr in SNRS}
+    ceiling = total = 0
+    for c, context in enumerate(contexts):
+        sents = sample_sentences(PLAYERS, max(1, n // len(contexts)), seed=2026 + c, context=context)
+        ceiling += _ceiling(sents, context)
+        total += len(sents)
+        for i, (text, intent) in enumerate(sents):
+            snr = SNRS[i % len(SNRS)]
+            voice = BENCH_VOICES[(i // len(SNRS) + c) % len(BENCH_VOICES)]
+            u = synth.realistic(text, voice=voice, speed=SPEEDS[(i // 7) % len(SPEEDS)], snr_db=snr, seed=5000 + 100 * c + i)
+            heard = recogniser.hear(u, context)
+            per_snr[snr][0] += intent_json(heard, context) == intent.to_json()
+            per_snr[snr][1] += 1
+    for snr, (ok, tot) in per_snr.items():
+        print(f"  game path, exact intent {('clean' if snr is None else f'{snr} dB'):>6s}: {pct(ok, tot)}")
+    print(f"  game path ceiling (the true sentence as the transcript): {pct(ceiling, total)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", nargs="+", default=["pocketsphinx", "vosk"])
@@ -230,9 +280,10 @@ def main() -> int:
     parser.add_argument("--real-only", action="store_true", help="only the real recordings")
     parser.add_argument("--no-reject", action="store_true", help="PocketSphinx without the chatter rejector (grammar alone)")
     parser.add_argument("--no-real", action="store_true", help="skip the real recordings")
+    parser.add_argument("--game-n", type=int, default=240, help="commands said in their game phase (0: skip)")
     args = parser.parse_args()
     if args.quick:
-        args.n, args.chatter, args.real_limit = 80, 30, 40
+        args.n, args.chatter, args.real_limit, args.game_n = 80, 30, 40, 60
     os.environ.setdefault("TABLETOP_SYNTH_CACHE", str(Path("/tmp") / "tabletop-bench-synth"))
     for engine in args.engines:
         print(f"== {engine}")
@@ -254,6 +305,8 @@ def main() -> int:
             bench_real_closed_set(args.real_limit)
         if not args.real_only:
             bench_synth(recogniser, args.n, args.chatter)
+            if args.game_n > 0:
+                bench_game(recogniser, args.game_n)
     return 0
 
 
