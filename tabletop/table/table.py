@@ -19,9 +19,9 @@ from tabletop.errors import SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
 from tabletop.language.transcript import Transcript
-from tabletop.language.understand import understand
+from tabletop.language.understand import Understanding, understand
 from tabletop.referee.game import Game
-from tabletop.referee.intents import Book, Control, Intent, No, Query, Yes
+from tabletop.referee.intents import Answer, Ask, Book, Control, GoFish, Intent, No, Query, Yes
 from tabletop.referee.referee import Referee, Ruling
 from tabletop.rules import Rules
 
@@ -145,12 +145,25 @@ class Table:
                 return self._rule(pending, text, base)
             if isinstance(intent, No):
                 return [self._reply("Okay, say it again.", base, intent, "ok")]
+            if isinstance(pending, Ask) and isinstance(intent, (Answer, GoFish)):
+                # The target answered the ask tabletop was checking: that answer confirms it.
+                first = self._rule(pending, text, dict(base, heard=text))
+                if first[-1].event.get("changed"):
+                    again = understand(transcript, self.context())  # now an ask is pending
+                    if again.intent is not None:
+                        intent, heard = again.intent, again
+                    return first + self._answer(intent, transcript, heard, base)
+                return first
         if self._seen_book is not None:
             pending, self._seen_book = self._seen_book, None
             if isinstance(intent, Yes):
                 return self._rule(pending, transcript.text, base, look=False)
             if isinstance(intent, No):
                 return [self._reply("Okay, not recorded.", base, intent, "ok")]
+        return self._answer(intent, transcript, heard, base)
+
+    def _answer(self, intent: Intent, transcript: Transcript, heard: Understanding,
+                base: dict[str, Any]) -> list[Reply]:
         if heard.confirm and not isinstance(intent, (Yes, No)):
             self._confirm, self._confirm_text = intent, transcript.text
             return [self._reply(heard.confirm, base, intent, "confirm")]

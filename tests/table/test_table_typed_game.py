@@ -125,3 +125,18 @@ def test_pause_resume_stop_and_new_game(tmp_path: Path) -> None:
         '{"push": "ask Ana Ben 7", "text": "Ben, sevens?"}']
     second = tmp_path / "game-game2.jsonl"
     assert '"ask Ana Cho K"' in second.read_text()
+
+
+def test_an_answer_confirms_the_ask_tabletop_was_checking() -> None:
+    """Spoken input that needs confirming ("Ben, sevens?"): the target's answer is the yes."""
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS)
+    shaky = Transcript("ben do you have any sevens", 0.3, (Alternative("ben do you have any sevens", 0.3),),
+                       engine="pocketsphinx")
+    asked = table.hear(shaky)
+    assert asked[-1].event["code"] == "confirm" and not asked[-1].event["changed"]
+    replies = table.hear(Transcript("yes two", 0.95, (Alternative("yes two", 0.95),), engine="pocketsphinx"))
+    assert [r.text for r in replies] == ["Ana asks Ben for sevens.", "Ben gives Ana two sevens."]
+    assert table.game.public()["hands"] == {"Ana": 9, "Ben": 5, "Cho": 7}
