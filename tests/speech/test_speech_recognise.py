@@ -131,3 +131,15 @@ def test_commands_through_table_noise(recogniser, players) -> None:
         heard = recogniser.hear(noisy)
         results.append((text, heard.text, intent_of(heard, players) == expected))
     assert sum(ok for _, _, ok in results) >= 4, results  # the grammar alone gets 6/6; the chatter rejector drops some
+
+
+def test_rejector_accepts_a_reading_padded_with_noise_words(players) -> None:
+    """The open decoder often hears junk around a right command; chatter stays rejected."""
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    r = PocketSphinxRecogniser(players)  # no decoder is started: only the comparison is used
+    assert r._agreement("do you got queens cho", ["do you got queens cho old up"], players) > 0
+    assert r._agreement("ana has no cards", ["x y", "ana has no cards it are"], players) > 0
+    # Too many extra words, or a one-word reading: not enough evidence.
+    assert r._agreement("some of your two ana", ["some of your two ana my i'm ben let me go"], players) == 0
+    assert r._agreement("nope", ["i said nope there"], players) == 0
