@@ -17,19 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from support import file_microphone_home, portaudio_loads
 from tabletop.speech import synth
 
 REPO = Path(__file__).resolve().parents[2]
-
-ASOUNDRC = """\
-pcm.!default {{
-    type file
-    slave.pcm "null"
-    file "/dev/null"
-    infile "{infile}"
-    format "raw"
-}}
-"""
 
 SCRIPT = textwrap.dedent(
     """
@@ -64,15 +55,7 @@ def _run(home: Path, seconds: float) -> list[dict]:
     return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
 
 
-def _sounddevice_loads() -> bool:
-    try:
-        import sounddevice  # noqa: F401
-    except OSError:
-        return False
-    return True
-
-
-pytestmark = pytest.mark.skipif(not _sounddevice_loads(), reason="PortAudio is missing: apt-get install libportaudio2")
+pytestmark = pytest.mark.skipif(not portaudio_loads(), reason="PortAudio is missing: apt-get install libportaudio2")
 
 
 def test_microphone_yields_utterances_that_decode(tmp_path: Path, espeak: None) -> None:
@@ -80,10 +63,8 @@ def test_microphone_yields_utterances_that_decode(tmp_path: Path, espeak: None) 
     first = synth.realistic("ben do you have any sevens", voice="en-us", seed=1).samples
     second = synth.realistic("go fish", voice="en", seed=2).samples
     audio = np.concatenate([quiet, first, quiet, second, quiet, quiet])
-    infile = tmp_path / "table.raw"
-    infile.write_bytes(audio.astype("<i2").tobytes())
-    (tmp_path / ".asoundrc").write_text(ASOUNDRC.format(infile=infile))
-    results = _run(tmp_path, len(audio) / 16000)
+    home = file_microphone_home(tmp_path, audio.astype("<i2").tobytes())
+    results = _run(home, len(audio) / 16000)
     assert [r["intent"] for r in results] == [
         {"type": "ask", "target": "Ben", "rank": "7"},
         {"type": "go_fish"},
