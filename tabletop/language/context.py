@@ -37,6 +37,9 @@ class Context:
     askable: frozenset[str] = field(default_factory=frozenset)
     """Players who can be asked now (not out, holding cards). Empty means "everyone but the asker"."""
     asking: str = "hold-rank"
+    proven: frozenset[Rank] = field(default_factory=frozenset)
+    """Ranks whose book public knowledge already proves (tabletop just said "lay it down"): the
+    book call is the one to expect."""
 
     def __post_init__(self) -> None:
         if self.phase not in PHASES:
@@ -46,6 +49,7 @@ class Context:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "booked", frozenset(self.booked))
         object.__setattr__(self, "askable", frozenset(self.askable))
+        object.__setattr__(self, "proven", frozenset(self.proven))
 
     def askable_for(self, asker: str | None) -> frozenset[str]:
         """Who ``asker`` (the current player when None) may ask now."""

@@ -60,6 +60,7 @@ NOT_CAUGHT = "Sorry, I didn't catch that."
 _HYP_RANK_COST = 0.1        # per place down the recogniser's n-best list
 _CONFUSION_COST = 0.9       # a rank or name the recogniser may have confused with the one heard
 _NAME_CONFUSABLE = 60.0     # rapidfuzz ratio above which two players' names may be confused
+_EXPECTED_BOOK = 0.7         # a book call public knowledge already proves is the call to expect
 _ACT = 0.5                  # spoken: act when confidence (heard x share) >= this and the margin is wide enough
 _MARGIN = 0.25              # cost between the best and the next different reading
 _TYPED_MARGIN = 0.25
@@ -211,6 +212,9 @@ def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent
         if intent.rank in context.booked:
             cost += 1.0
             note = "rank booked"
+        elif intent.rank in context.proven:
+            cost -= _EXPECTED_BOOK
+            note = "the book tabletop asked to see"
     elif isinstance(intent, Correct):
         if intent.count is not None and phase in ("ask", "answer", "after_miss"):
             cost += 0.3
