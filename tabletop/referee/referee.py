@@ -20,7 +20,7 @@ appended to :attr:`Referee.log` for the journal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from tabletop.errors import IllegalActionError
 from tabletop.referee import phrases
@@ -119,37 +119,38 @@ class Referee:
             return Ruling(intent, "control")
         if self.game.state.over:
             return Ruling(intent, "game-over", [phrases.GAME_OVER])
+        # An ask ends the open exchange: it is resolved and checked against the settled game. The
+        # settle is kept only if the ask is accepted, so a refused sentence changes nothing.
+        pre = self.game.push(SettleAction()) if isinstance(intent, Ask) and self.game.needs_settle() else None
+        ruling = self._rule(intent, text, pre or [])
+        if pre is not None:
+            if ruling.changed:
+                self.log.insert(len(self.log) - 1, {"push": "settle"})
+            else:
+                self.game.pop()
+        return ruling
+
+    def _rule(self, intent: Intent, text: str | None, pre: list[str]) -> Ruling:
         try:
             action = self._resolve(intent)
+            if action is None:
+                return Ruling(intent, "answer", [self._hand_answer(intent)])  # a hand count that matches
+            if self.game.state.over:
+                return Ruling(intent, "game-over", [phrases.GAME_OVER])
+            doubts = self.game.check(action)
         except IllegalActionError as error:
             return Ruling(intent, error.code, [error.reason])
-        if action is None:
-            return Ruling(intent, "answer", [self._hand_answer(intent)])  # a hand count that matches
-        # An ask ends the open exchange: check it against the settled game. The settle is only
-        # kept if the ask is accepted, so a refused sentence changes nothing.
-        settling = isinstance(action, AskAction) and self.game.needs_settle()
-        if settling:
-            self.game.push(SettleAction())
-        try:
-            doubts = [] if self.game.state.over else self.game.check(action)
-            over = self.game.state.over
-        except IllegalActionError as error:
-            return Ruling(intent, error.code, [error.reason])
-        finally:
-            if settling:
-                self.game.pop()
-        if over:
-            return Ruling(intent, "game-over", [phrases.GAME_OVER])
         if doubts:
             self.question = Question(action, text, doubts[0].question)
             return Ruling(intent, "question", [doubts[0].question + " Say yes to record it anyway."])
-        ruling = self._push(intent, action, text)
+        ruling = self._push(intent, action, text, pre)
         if isinstance(action, OutAction):
             ruling.say += self._settle()
         return ruling
 
-    def _push(self, intent: Intent, action: Action, text: str | None) -> Ruling:
-        pre = self._settle() if isinstance(action, AskAction) else []
+    def _push(self, intent: Intent, action: Action, text: str | None, pre: list[str] | None = None) -> Ruling:
+        if pre is None:  # an overruled ask: the exchange before it ends now
+            pre = self._settle() if isinstance(action, AskAction) else []
         say = pre + self.game.push(action, text=text)
         self.log.append({"push": str(action), **({"text": text} if text is not None else {})})
         return Ruling(intent, "ok", say, changed=True)
@@ -164,14 +165,13 @@ class Referee:
     # ---- from intent to action ----
 
     def _resolve(self, intent: Intent) -> Action | None:
-        game, s = self.game, self.game.state
+        s = self.game.state
         if isinstance(intent, Yes) or isinstance(intent, No):
             if s.phase is Phase.ANSWER:
                 return AnswerAction(None) if isinstance(intent, Yes) else GoFishAction()
             raise IllegalActionError("There's nothing to answer yes or no to.", code="nothing-to-confirm")
-        if isinstance(intent, Ask):
-            settled = game.settled()
-            asker = intent.asker or settled.players[settled.current]
+        if isinstance(intent, Ask):  # the open exchange is already settled
+            asker = intent.asker or s.players[s.current]
             card = intent.card if self.game.rules.asking == "specific-card" else None
             return AskAction(self._name(asker), self._name(intent.target), intent.rank, card)
         if isinstance(intent, Answer):
@@ -299,7 +299,7 @@ class Referee:
         popped = [game.pop() for _ in range(len(history) - index)][::-1]
         pushed = 0
         try:
-            fixed = _with_slots(popped[0].action, slots, game)
+            fixed = _with_slots(popped[0].action, slots, self._name)
             game.check(fixed)
             replayed = [Step(fixed, True, popped[0].text)] + popped[1:]
             for step in replayed:
@@ -332,13 +332,7 @@ def _accepts(action: Action, slots: dict[str, Any]) -> bool:
     return False
 
 
-def _with_slots(action: Action, slots: dict[str, Any], game: Game) -> Action:
-    def name(n: str) -> str:
-        seat = game.state.index(n)
-        if seat < 0:
-            raise IllegalActionError(f"{n} isn't playing.", code="unknown-player")
-        return game.state.players[seat]
-
+def _with_slots(action: Action, slots: dict[str, Any], name: Callable[[str], str]) -> Action:
     changes: dict[str, Any] = {k: (name(v) if k in ("target", "player") else v) for k, v in slots.items()}
     if isinstance(action, AskAction) and "rank" in changes and action.card is not None:
         changes["card"] = replace(action.card, rank=changes["rank"])
