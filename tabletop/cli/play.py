@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 line = line.strip()
                 if not line:
                     continue
-                out.show(table.hear_text(line), heard=line)
+                out.show(table.hear_text(line))
                 if table.stopped:
                     break
         elif args.audio:
@@ -114,7 +114,7 @@ class Output:
         self.as_json = as_json
         self.voice = voice
 
-    def show(self, replies: list[Reply], heard: str | None = None) -> None:
+    def show(self, replies: list[Reply]) -> None:
         for reply in replies:
             if self.as_json:
                 print(json.dumps(reply.event, ensure_ascii=False), flush=True)
@@ -151,7 +151,7 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
             print(f"tabletop: {error.reason}", file=sys.stderr)
             continue
         transcript = recogniser.hear(utterance, table.context())
-        out.show(table.hear(transcript), heard=transcript.text)
+        out.show(table.hear(transcript))
         if table.stopped:
             break
 
@@ -189,7 +189,7 @@ def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
                 raise item
             if not item.text.strip():
                 continue  # chatter the recogniser rejected: a table is never silent
-            out.show(table.hear(item), heard=item.text)
+            out.show(table.hear(item))
             last, settled = time.monotonic(), False
 
 
