@@ -64,6 +64,7 @@ _EXPECTED_BOOK = 0.7         # a book call public knowledge already proves is th
 _ACT = 0.5                  # spoken: act when confidence (heard x share) >= this and the margin is wide enough
 _MARGIN = 0.25              # cost between the best and the next different reading
 _TYPED_MARGIN = 0.25
+_REPEATED_NAME = 1.5        # a player list that names someone twice
 _FLOOR = 0.12               # below this nothing was understood
 _MAX_HYPOTHESES = 10
 
@@ -223,6 +224,13 @@ def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent
     elif isinstance(intent, Answer):
         if intent.count is None and phase == "count":
             cost += 0.8  # "yes" again while the table waits for how many
+    elif isinstance(intent, Control):
+        players = intent.players or ()
+        if len(set(players)) < len(players):
+            # "players are ana ana and ben": a recogniser repeating a name, not a table of twins
+            # (typed, it is the only reading and the referee says why it can't start)
+            cost += _REPEATED_NAME
+            note = "a name twice"
     return intent, cost, note
 
 

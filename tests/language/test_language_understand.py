@@ -167,6 +167,18 @@ def test_sound_alike_ranks_in_speech_make_a_question_when_unsure() -> None:
     assert [c.intent for c in result.candidates][:2] == [Ask("Ben", Rank.FIVE), Ask("Ben", Rank.NINE)]
 
 
+def test_a_heard_player_list_naming_someone_twice_loses_to_one_that_does_not() -> None:
+    # the recogniser repeats a name in the noise; the table is two people, not twins
+    result = understand(heard("new game the players are ana ana and ben", 0.8,
+                              ("new game the players are ana and ben", 0.5)), ctx("setup"))
+    assert result.intent == Control("new_game", ("Ana", "Ben"))
+
+
+def test_a_typed_player_list_naming_someone_twice_is_still_read_for_the_referee_to_refuse() -> None:
+    result = understand(typed("players are Ana and Ana"), ctx("setup"))
+    assert result.intent == Control("new_game", ("Ana", "Ana"))
+
+
 def test_names_that_sound_alike_make_a_question_when_unsure() -> None:
     context = Context(players=("Ana", "Anna", "Ben"), current="Ben", phase="ask")
     result = understand(heard("ana any sevens", 0.6), context)

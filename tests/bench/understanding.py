@@ -1,0 +1,205 @@
+"""Understanding bench: when to act on what was heard and when to ask first, measured.
+
+    python tests/bench/understanding.py [--n 360] [--chatter 60] [--save F.jsonl | --load F.jsonl]
+
+Commands are synthesised (espeak-ng voices, clean, 20 and 10 dB of babble and table noise) in the
+game phase they belong to, heard by the real embedded recogniser with that phase's context, and
+understood as the table does. Real single-word recordings (``../shared/data/speech-dev``: "yes"
+and "no") are heard where the table waits for a yes or a no. Chatter is heard in every phase.
+The sentences and seeds differ from ``tests/bench/speech.py``'s, so the thresholds are not set on
+the speech bench's own material.
+
+Each heard utterance ends one of five ways: acted on and right, acted on and wrong (the worst:
+the family must say "undo"), asked about ("Ben, sevens?") when the reading was right or wrong,
+or not caught. The bench prints those shares at the thresholds in
+:mod:`tabletop.language.understand`, a reliability table (stated confidence against how often
+the reading is right), and a sweep of the act threshold and margin: the policy to choose is the
+one that acts most often while acting wrongly on at most 1% of commands and on no more than 1%
+of chatter.
+
+``--save`` keeps the transcripts so a sweep can be rerun without decoding (``--load``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[2]))
+sys.path.insert(0, str(HERE.parent))
+
+from speech import BENCH_VOICES, PLAYERS, SPEECH_DEV, SPEEDS, chatter_set, game_contexts  # noqa: E402
+
+from tabletop.language import sample_sentences  # noqa: E402
+from tabletop.language import understand as understanding  # noqa: E402
+from tabletop.language.transcript import Alternative, Transcript  # noqa: E402
+
+SNRS = (None, 20, 10)
+SEED = 7100  # the speech bench uses 2026+ and 5000+
+WRONG_BUDGET = 0.01  # acted on wrongly, per command heard
+CHATTER_BUDGET = 0.01  # chatter acted on, per chatter utterance
+
+
+@dataclass
+class Heard:
+    context: int  # index into game_contexts()
+    truth: dict | None  # the intent said, as JSON; None for chatter
+    snr: int | None
+    transcript: Transcript
+    source: str  # "synth" or "real"
+
+
+def _transcript_json(t: Transcript) -> dict:
+    return {"text": t.text, "confidence": t.confidence, "engine": t.engine,
+            "alternatives": [[a.text, a.confidence] for a in t.alternatives]}
+
+
+def _transcript_from(d: dict) -> Transcript:
+    return Transcript(text=d["text"], confidence=d["confidence"], engine=d["engine"],
+                      alternatives=tuple(Alternative(a, c) for a, c in d["alternatives"]))
+
+
+def decode(n: int, chatter_n: int, real_limit: int) -> list[Heard]:
+    from tabletop.speech import synth
+    from tabletop.speech.audio import pad, read_wav
+    from tabletop.speech.recognisers import make_recogniser
+
+    recogniser = make_recogniser("pocketsphinx", PLAYERS)
+    contexts = game_contexts()
+    out: list[Heard] = []
+    for c, context in enumerate(contexts):
+        sents = sample_sentences(PLAYERS, max(1, n // len(contexts)), seed=SEED + c, context=context)
+        for i, (text, intent) in enumerate(sents):
+            snr = SNRS[i % len(SNRS)]
+            voice = BENCH_VOICES[(i // len(SNRS) + c + 3) % len(BENCH_VOICES)]
+            u = synth.realistic(text, voice=voice, speed=SPEEDS[(i // 5) % len(SPEEDS)], snr_db=snr, seed=SEED + 100 * c + i)
+            out.append(Heard(c, intent.to_json(), snr, recogniser.hear(u, context), "synth"))
+        for i, text in enumerate(chatter_set(chatter_n)[c::len(contexts)]):
+            u = synth.realistic(text, voice=BENCH_VOICES[(i + c) % len(BENCH_VOICES)], speed=SPEEDS[i % 3],
+                                snr_db=(None, 20)[i % 2], seed=SEED + 50 * c + i)
+            out.append(Heard(c, None, None, recogniser.hear(u, context), "synth"))
+    # Real voices saying yes and no where the table waits for one (tabletop asked a question).
+    confirm = next(i for i, ctx in enumerate(contexts) if ctx.phase == "confirm")
+    if SPEECH_DEV.is_dir():
+        for folder in sorted(p for p in SPEECH_DEV.iterdir() if (p / "labels.csv").exists()):
+            with open(folder / "labels.csv", newline="") as f:
+                rows = [r for r in csv.DictReader(f) if r["text"].strip().lower() in ("yes", "no")][:real_limit]
+            for row in rows:
+                word = row["text"].strip().lower()
+                u = pad(read_wav(folder / row["path"]), before=0.3, after=0.3, floor_db=-60, seed=len(row["path"]))
+                out.append(Heard(confirm, {"type": word}, None, recogniser.hear(u, contexts[confirm]), "real"))
+    return out
+
+
+@dataclass
+class Outcome:
+    heard: Heard
+    best: dict | None
+    confidence: float
+    absolute: float
+    margin: float
+
+    def acts(self, act: float, margin: float) -> bool:
+        return self.best is not None and self.absolute >= understanding._FLOOR and self.confidence >= act and self.margin >= margin
+
+    @property
+    def right(self) -> bool:
+        return self.best is not None and self.best == self.heard.truth
+
+
+def outcomes(heard: list[Heard]) -> list[Outcome]:
+    contexts = game_contexts()
+    out = []
+    for h in heard:
+        u = understanding.understand(h.transcript, contexts[h.context])
+        cands = u.candidates
+        margin = (cands[1].cost - cands[0].cost) if len(cands) > 1 else math.inf
+        absolute = math.exp(-cands[0].cost) if cands else 0.0
+        out.append(Outcome(h, u.intent.to_json() if u.intent is not None else None, u.confidence, absolute, margin))
+    return out
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:5.1f}%" if b else "  n/a"
+
+
+def report(results: list[Outcome]) -> None:
+    commands = [o for o in results if o.heard.truth is not None]
+    chatter = [o for o in results if o.heard.truth is None]
+    act, margin = understanding._ACT, understanding._MARGIN
+    print(f"commands heard: {len(commands)} ({sum(o.heard.source == 'real' for o in commands)} real yes/no), chatter: {len(chatter)}")
+    print(f"\nat the current thresholds (act at confidence >= {act}, margin >= {margin}):")
+    groups: dict[str, list[Outcome]] = {}
+    for o in commands:
+        key = "real yes/no" if o.heard.source == "real" else ("clean" if o.heard.snr is None else f"{o.heard.snr} dB")
+        groups.setdefault(key, []).append(o)
+    print(f"  {'':12s} {'acted right':>12s} {'acted WRONG':>12s} {'asked, right':>13s} {'asked, wrong':>13s} {'not caught':>11s}")
+    for key, group in [*groups.items(), ("all", commands)]:
+        n = len(group)
+        ar = sum(o.acts(act, margin) and o.right for o in group)
+        aw = sum(o.acts(act, margin) and not o.right for o in group)
+        qr = sum(o.best is not None and not o.acts(act, margin) and o.right for o in group)
+        qw = sum(o.best is not None and not o.acts(act, margin) and not o.right for o in group)
+        nc = sum(o.best is None for o in group)
+        print(f"  {key:12s} {pct(ar, n):>12s} {pct(aw, n):>12s} {pct(qr, n):>13s} {pct(qw, n):>13s} {pct(nc, n):>11s}")
+    print(f"  chatter: acted on {pct(sum(o.acts(act, margin) for o in chatter), len(chatter))}, "
+          f"asked about {pct(sum(o.best is not None and not o.acts(act, margin) for o in chatter), len(chatter))}")
+
+    print("\nreliability (readings with a best intent): stated confidence vs share right")
+    edges = (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.01)
+    for lo, hi in zip(edges, edges[1:]):
+        band = [o for o in commands if o.best is not None and lo <= o.confidence < hi]
+        print(f"  {lo:4.2f}-{min(hi, 1.0):4.2f}: {len(band):4d} readings, right {pct(sum(o.right for o in band), len(band))}")
+
+    print(f"\nsweep (acted wrong <= {WRONG_BUDGET:.0%} of commands, chatter acted <= {CHATTER_BUDGET:.0%}):")
+    print(f"  {'act':>5s} {'margin':>6s} {'acted right':>12s} {'acted wrong':>12s} {'chatter acted':>14s}")
+    best = None
+    for a in (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8):
+        for m in (0.0, 0.1, 0.25, 0.4, 0.6, 0.8, 1.0):
+            ar = sum(o.acts(a, m) and o.right for o in commands)
+            aw = sum(o.acts(a, m) and not o.right for o in commands)
+            ca = sum(o.acts(a, m) for o in chatter)
+            ok = aw <= WRONG_BUDGET * len(commands) and ca <= CHATTER_BUDGET * max(1, len(chatter))
+            # most right acts within budget; among equals the stricter policy
+            if ok and (best is None or (ar, a, m) > (best[0], best[1], best[2])):
+                best = (ar, a, m)
+            if m in (0.0, 0.25, 0.6) or (a, m) == (act, margin):
+                mark = " <- now" if (a, m) == (act, margin) else ""
+                print(f"  {a:5.2f} {m:6.2f} {pct(ar, len(commands)):>12s} {pct(aw, len(commands)):>12s} {pct(ca, len(chatter)):>14s}{mark}")
+    if best is not None:
+        print(f"\nwithin budget, most commands acted on: act >= {best[1]}, margin >= {best[2]} ({pct(best[0], len(commands))} acted right)")
+    else:
+        print("\nno policy in the sweep keeps within the budget")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=360, help="synthesised commands, spread over the game phases")
+    parser.add_argument("--chatter", type=int, default=60)
+    parser.add_argument("--real-limit", type=int, default=25, help="yes and no clips per real-data folder")
+    parser.add_argument("--save", type=Path, help="write the transcripts here (JSON lines)")
+    parser.add_argument("--load", type=Path, help="read transcripts saved by --save instead of decoding")
+    args = parser.parse_args()
+    if args.load:
+        with args.load.open() as f:
+            heard = [Heard(d["context"], d["truth"], d["snr"], _transcript_from(d["transcript"]), d["source"])
+                     for d in map(json.loads, f)]
+    else:
+        heard = decode(args.n, args.chatter, args.real_limit)
+    if args.save:
+        with args.save.open("w") as f:
+            for h in heard:
+                f.write(json.dumps({"context": h.context, "truth": h.truth, "snr": h.snr, "source": h.source,
+                                    "transcript": _transcript_json(h.transcript)}) + "\n")
+    report(outcomes(heard))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
