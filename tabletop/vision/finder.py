@@ -358,7 +358,7 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
         sides.append(max(e[0] + e[2], e[1] + e[3]) / 2)
     known_long = float(np.median(sides)) if sides else None
     min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
-    max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT) * 0.6
+    max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT)  # as large as a whole card may be (a phone held upright)
     out: list[CornerCandidate] = []
     for number, contour in enumerate(list(blobs) + list(new_only)):
         only_new = number >= len(blobs)  # edge regions: only cards where no whole card was found

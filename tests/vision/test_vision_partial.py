@@ -37,3 +37,20 @@ def test_a_card_covered_but_for_its_index_strip_is_read_from_that_corner() -> No
         wrong_sure += sum(d.rank is not card.rank and d.confidence >= 0.8 for d in readings)
     assert right / total >= 0.5, f"read {right} of {total}"  # 7 of 12 when written; whole-card finding alone reads ~none
     assert wrong_sure == 0
+
+
+def test_a_close_up_card_covered_but_for_its_index_strip_is_read_in_a_portrait_frame() -> None:
+    # a phone held upright over one card: the card's long side is most of the frame's height
+    rng = np.random.default_rng(32)
+    deck = Card.deck()
+    total = right = wrong_sure = 0
+    for _ in range(8):
+        card = deck[int(rng.integers(52))]
+        scene = render_scene([card], rng, size=(504, 378), perspective=0.1, effects=0.5)
+        image = _cover(scene.image, scene.cards[0].quad, 0.55)
+        total += 1
+        readings = [d for d in see(image) if d.rank is not None]
+        right += any(d.rank is card.rank for d in readings)
+        wrong_sure += sum(d.rank is not card.rank and d.confidence >= 0.8 for d in readings)
+    assert right / total >= 0.5, f"read {right} of {total}"  # 8 of 8 when written; 0 with corner cards capped at 0.6 of the largest
+    assert wrong_sure == 0
