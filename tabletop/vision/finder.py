@@ -297,6 +297,8 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
         for q, f in _fit_quads(contour, frame_area):
             if _paper_fraction(mask, q) > 0.25:
                 candidates.append(CardQuad(order_quad(q), f * 0.99))
+            else:  # a card's outline in shadow or on a pale table: a card only if it reads as one
+                relaxed.append(CardQuad(order_quad(q), f * 0.98))
         if cv2.contourArea(contour) <= 2 * _MAX_AREA * frame_area / 3 and _region_paper(mask, contour) > 0.6:
             edge_blobs.append(contour)  # a paper region closed by edges: its corners may be a card's
     height, width = mask.shape
