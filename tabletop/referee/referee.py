@@ -156,10 +156,11 @@ class Referee:
         return Ruling(intent, "ok", say, changed=True)
 
     def _settle(self) -> list[str]:
-        if not self.game.needs_settle():
-            return []
-        say = self.game.push(SettleAction())
-        self.log.append({"push": "settle"})
+        """:meth:`Game.settle`, with the step it pushes (if any) logged for the journal."""
+        before = len(self.game.history)
+        say = self.game.settle()
+        if len(self.game.history) > before:
+            self.log.append({"push": "settle"})
         return say
 
     # ---- from intent to action ----
