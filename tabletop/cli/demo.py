@@ -39,7 +39,7 @@ SCRIPT: tuple[tuple[str, str | None, str], ...] = (
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "demo",
         help="a scripted game: synthesised speech, heard, refereed and announced",
         description="Play a short scripted game end to end with no microphone.",

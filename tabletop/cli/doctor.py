@@ -15,7 +15,7 @@ __all__ = ["add_parser", "run", "checks"]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "doctor",
         help="check microphone, speaker, camera and models",
         description="Check the microphone, speaker, camera and models, and say what to fix.",

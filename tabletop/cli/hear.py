@@ -18,7 +18,7 @@ __all__ = ["add_parser", "run", "hear_files"]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "hear",
         help="recognise recorded utterances (16 kHz mono WAV)",
         description="What each recorded utterance was heard as: text, intent, confidence.",

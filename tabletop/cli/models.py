@@ -13,7 +13,7 @@ __all__ = ["add_parser", "run", "statuses"]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "models",
         help="list, install and verify speech and vision models",
         description="List, install and verify the models tabletop uses.",

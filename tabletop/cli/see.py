@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 from collections import Counter
 
 from tabletop.cards import Rank
@@ -11,9 +12,9 @@ from tabletop.cards import Rank
 BOOK_SIZE = 4
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``see`` and return its parser."""
-    parser = subparsers.add_parser("see", help="find and read the face-up cards in one image",
+    parser: argparse.ArgumentParser = subparsers.add_parser("see", help="find and read the face-up cards in one image",
                                    description="Find and read the face-up cards in one image.")
     parser.add_argument("image", metavar="IMAGE", help="a photo of the table (JPEG, PNG, ...)")
     parser.add_argument("--rank", metavar="R", help="check a claimed book of this rank (7, sevens, K, kings ...)")
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     rank = Rank.parse(args.rank) if args.rank else None
     image = read_image(args.image)
     detections = see(image)
-    result: dict = {"cards": [d.to_json() for d in detections]}
+    result: dict[str, Any] = {"cards": [d.to_json() for d in detections]}
     if rank is not None:
         check = check_book(rank, [image], BOOK_SIZE)
         result["book"] = rank.symbol if check.verdict == "confirmed" else None
