@@ -3,8 +3,9 @@
     python tests/bench/understanding.py [--n 360] [--chatter 60] [--save F.jsonl | --load F.jsonl]
 
 Commands are synthesised (espeak-ng voices, clean, 20 and 10 dB of babble and table noise) in the
-game phase they belong to, heard by the real embedded recogniser with that phase's context, and
-understood as the table does. Real single-word recordings (``../shared/data/speech-dev``: "yes"
+game phase they belong to, heard by the real embedded recogniser with that phase's context
+(streamed in 30 ms blocks as the microphone delivers them; ``--whole`` decodes whole files as
+``play --audio`` does), and understood as the table does. Real single-word recordings (``../shared/data/speech-dev``: "yes"
 and "no") are heard where the table waits for a yes or a no. Chatter is heard in every phase.
 The sentences and seeds differ from ``tests/bench/speech.py``'s, so the thresholds are not set on
 the speech bench's own material.
@@ -65,12 +66,23 @@ def _transcript_from(d: dict) -> Transcript:
                       alternatives=tuple(Alternative(a, c) for a, c in d["alternatives"]))
 
 
-def decode(n: int, chatter_n: int, real_limit: int) -> list[Heard]:
+def decode(n: int, chatter_n: int, real_limit: int, live: bool = True) -> list[Heard]:
     from tabletop.speech import synth
     from tabletop.speech.audio import pad, read_wav
+    from tabletop.speech.microphone import BLOCK
     from tabletop.speech.recognisers import make_recogniser
 
     recogniser = make_recogniser("pocketsphinx", PLAYERS)
+
+    def hear(u, context) -> Transcript:
+        """As the microphone path does (decoded while spoken, 30 ms blocks), or the whole file."""
+        if not live:
+            return recogniser.hear(u, context)
+        stream = recogniser.stream(context, live=True)
+        raw = u.raw()
+        for i in range(0, len(raw), 2 * BLOCK):
+            stream.feed(raw[i : i + 2 * BLOCK])
+        return stream.finish()
     contexts = game_contexts()
     out: list[Heard] = []
     for c, context in enumerate(contexts):
@@ -79,11 +91,11 @@ def decode(n: int, chatter_n: int, real_limit: int) -> list[Heard]:
             snr = SNRS[i % len(SNRS)]
             voice = BENCH_VOICES[(i // len(SNRS) + c + 3) % len(BENCH_VOICES)]
             u = synth.realistic(text, voice=voice, speed=SPEEDS[(i // 5) % len(SPEEDS)], snr_db=snr, seed=SEED + 100 * c + i)
-            out.append(Heard(c, intent.to_json(), snr, recogniser.hear(u, context), "synth"))
+            out.append(Heard(c, intent.to_json(), snr, hear(u, context), "synth"))
         for i, text in enumerate(chatter_set(chatter_n)[c::len(contexts)]):
             u = synth.realistic(text, voice=BENCH_VOICES[(i + c) % len(BENCH_VOICES)], speed=SPEEDS[i % 3],
                                 snr_db=(None, 20)[i % 2], seed=SEED + 50 * c + i)
-            out.append(Heard(c, None, None, recogniser.hear(u, context), "synth"))
+            out.append(Heard(c, None, None, hear(u, context), "synth"))
     # Real voices saying yes and no where the table waits for one (tabletop asked a question).
     confirm = next(i for i, ctx in enumerate(contexts) if ctx.phase == "confirm")
     if SPEECH_DEV.is_dir():
@@ -93,7 +105,7 @@ def decode(n: int, chatter_n: int, real_limit: int) -> list[Heard]:
             for row in rows:
                 word = row["text"].strip().lower()
                 u = pad(read_wav(folder / row["path"]), before=0.3, after=0.3, floor_db=-60, seed=len(row["path"]))
-                out.append(Heard(confirm, {"type": word}, None, recogniser.hear(u, contexts[confirm]), "real"))
+                out.append(Heard(confirm, {"type": word}, None, hear(u, contexts[confirm]), "real"))
     return out
 
 
@@ -183,6 +195,7 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=360, help="synthesised commands, spread over the game phases")
     parser.add_argument("--chatter", type=int, default=60)
     parser.add_argument("--real-limit", type=int, default=25, help="yes and no clips per real-data folder")
+    parser.add_argument("--whole", action="store_true", help="decode whole files (as --audio does), not streamed as the microphone does")
     parser.add_argument("--save", type=Path, help="write the transcripts here (JSON lines)")
     parser.add_argument("--load", type=Path, help="read transcripts saved by --save instead of decoding")
     args = parser.parse_args()
@@ -191,7 +204,7 @@ def main() -> int:
             heard = [Heard(d["context"], d["truth"], d["snr"], _transcript_from(d["transcript"]), d["source"])
                      for d in map(json.loads, f)]
     else:
-        heard = decode(args.n, args.chatter, args.real_limit)
+        heard = decode(args.n, args.chatter, args.real_limit, live=not args.whole)
     if args.save:
         with args.save.open("w") as f:
             for h in heard:
