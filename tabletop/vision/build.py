@@ -4,7 +4,7 @@
 
 Reproducible: every view is drawn from a numpy generator spawned from ``--seed``, in fixed
 chunks, so the result does not depend on the number of worker processes. Real photos are
-never used. Takes about two minutes on two cores.
+never used. Takes about five minutes (one job) on a shared two-core machine.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from tabletop.cards import Card, RANKS, SUITS
-from tabletop.vision.finder import order_quad, warp_card
+from tabletop.vision.finder import VIEW_H, VIEW_MARGIN, VIEW_W, order_quad, warp_card
 from tabletop.vision.glyphs import CornerGlyphs, card_corners, corner_glyphs, rank_features, suit_features
 from tabletop.vision.mlp import Mlp, train_mlp
 from tabletop.vision.render import (
@@ -36,11 +36,14 @@ from tabletop.vision.render import (
 )
 from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, model_status
 
-__all__ = ["synthetic_view", "glyph_samples", "build", "main"]
+__all__ = ["synthetic_view", "decoy_view", "glyph_samples", "build", "main"]
 
 DEFAULT_SEED = 20261129
 DEFAULT_VIEWS = 16000
 _CHUNK = 250
+_DECOYS = 0.25  # share of pip-card views that also give a view hung on the wrong place (pips: no rank)
+_COURT = frozenset(rank for rank in RANKS if rank.symbol in ("J", "Q", "K"))  # rendered court pictures are
+# ellipses: cut out of them they are noughts, so they are no decoys
 NOT_A_RANK = "none"
 RANK_CLASSES = tuple(rank.symbol for rank in RANKS) + (NOT_A_RANK,)
 """Rank symbols, plus a class for blobs that are not a rank (a suit pip taken for one)."""
@@ -73,6 +76,30 @@ def synthetic_view(card: Card, face: np.ndarray, rng: np.random.Generator) -> np
     return warp_card(image, order_quad(found))
 
 
+def decoy_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A card-shaped view hung on the wrong place: a smaller quad inside the face, away from both indices.
+
+    What the reader sees when the finder hangs a card on the corner of a pip or at the wrong size:
+    its corners show pips, never an index (the "none" class).
+    """
+    scale = float(rng.uniform(0.3, 0.6))
+    w, h = scale * CARD_W, scale * CARD_H
+    x0 = float(rng.uniform(0.15 * CARD_W, 0.85 * CARD_W - w))
+    y0 = float(rng.uniform(0.15 * CARD_H, 0.85 * CARD_H - h))
+    quad = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+    quad = np.roll(quad, int(rng.integers(4)), axis=0)  # any way up
+    quad += rng.normal(0, 0.02 * w, quad.shape).astype(np.float32)
+    m = VIEW_MARGIN
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    matrix = cv2.getPerspectiveTransform(quad, target)
+    view = cv2.warpPerspective(face, matrix, (VIEW_W, VIEW_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    shrink = float(rng.uniform(0.3, 1.0))  # seen small in the frame, then warped up to the view
+    small = cv2.resize(view, (int(VIEW_W * shrink), int(VIEW_H * shrink)), interpolation=cv2.INTER_AREA)
+    view = cv2.resize(add_camera_effects(small, rng, float(rng.uniform(0.2, 1.0))), (VIEW_W, VIEW_H),
+                      interpolation=cv2.INTER_LINEAR)
+    return view
+
+
 def glyph_samples(seed_sequence: np.random.SeedSequence, views: int, fonts: tuple[str, ...]) -> dict[str, list]:
     """Render ``views`` card views and return rank/suit features with labels (both corners)."""
     rng = np.random.default_rng(seed_sequence)
@@ -94,6 +121,12 @@ def glyph_samples(seed_sequence: np.random.SeedSequence, views: int, fonts: tupl
                 out["suit_y"].append(SUIT_CLASSES.index(card.suit.value))
                 if rng.random() < 0.15:  # what the reader sees when the rank is missed and a pip is topmost
                     out["rank_x"].append(rank_features(CornerGlyphs(glyphs.suit, None, glyphs.redness)))
+                    out["rank_y"].append(RANK_CLASSES.index(NOT_A_RANK))
+        if card.rank not in _COURT and rng.random() < _DECOYS:
+            for corner in card_corners(decoy_view(face, rng)):
+                glyphs = corner_glyphs(corner)
+                if glyphs is not None:
+                    out["rank_x"].append(rank_features(glyphs))
                     out["rank_y"].append(RANK_CLASSES.index(NOT_A_RANK))
     return out
 

@@ -69,3 +69,21 @@ def test_ranks_on_the_real_photos() -> None:
                 right += hits[0].rank is rank
     assert found / total >= 0.5, (total, found, right)
     assert right / found >= 0.6, (total, found, right)
+
+
+def test_a_view_hung_on_the_pips_of_a_card_reads_as_no_rank() -> None:
+    # what the reader sees when the finder hangs a card on a pip's corner: pips, never an index
+    from tabletop.cards import RANKS, SUITS
+    from tabletop.vision.build import decoy_view
+    from tabletop.vision.reader import shipped_reader
+    from tabletop.vision.render import random_style, render_card
+
+    reader = shipped_reader()
+    rng = np.random.default_rng(606)
+    pip_cards = [rank for rank in RANKS if rank.symbol not in ("J", "Q", "K")]
+    read = 0
+    for _ in range(60):
+        card = Card(pip_cards[int(rng.integers(len(pip_cards)))], SUITS[int(rng.integers(4))])
+        reading = reader.read(decoy_view(render_card(card, random_style(rng, HELD_OUT_FONTS), rng), rng))
+        read += reading.rank is not None and reading.confidence >= 0.3
+    assert read <= 3, f"{read} of 60 read as a rank"  # 0 when written; 11 before the build showed it such views
