@@ -93,6 +93,8 @@ def paper_mask(small: np.ndarray) -> np.ndarray:
     mask = ((global_mask & local_mask) | (score > 235)).astype(np.uint8) * 255
     k = 3
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # a thin dark line across a card (a cord, a court picture's frame near the edge) must not cut its paper in two
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return mask
 
 
