@@ -326,6 +326,19 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
 _HOLDER = 3.5  # a quad this many times a card's area can hold cards: paper under them, not a card
 _CORNER_ANGLE = 0.34  # |cos| of the angle between a corner's edges: within 70..110 degrees
 _CORNER_COVER = 0.93  # share of a hypothesised card that must be paper (or a card lying on it)
+_COVERED_BY_OTHER = 0.5  # ... or at least this share when its index corner is all paper (a book, a cloth lies on it)
+
+
+def _zone_cover(zone: np.ndarray, mask: np.ndarray) -> float:
+    """Share of the quadrilateral ``zone`` that ``mask`` covers."""
+    x, y, w, h = cv2.boundingRect(zone.astype(np.float32))
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(mask.shape[1], x + w), min(mask.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(region, (zone - np.array([x0, y0], np.float32)).astype(np.int32), 255)
+    inside = np.count_nonzero(region)
+    return np.count_nonzero(region & mask[y0:y1, x0:x1]) / inside if inside else 0.0
 
 
 def _long_edges(polygon: np.ndarray, min_len: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -403,6 +416,8 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
             longs = {known_long} if known_long else set()
             longs |= {lb, la * _ASPECT}
             tried: list[float] = []
+            on_paper: list[CornerCandidate] = []
+            partly_covered: list[CornerCandidate] = []
             for long_side in sorted(v for v in longs if v is not None):
                 short_side = long_side / _ASPECT
                 if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
@@ -423,12 +438,16 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                 if inside < 0.35 * short_side * long_side or not _within(index_zone, width, height):
                     continue  # a card running off the picture is read only if its index corner is in it
                 cover = np.count_nonzero(region & blob_dilated[y0:y1, x0:x1]) / inside
-                if cover < _CORNER_COVER:
-                    continue
+                if cover < _CORNER_COVER and (cover < _COVERED_BY_OTHER
+                                              or _zone_cover(index_zone, blob_dilated) < _CORNER_COVER):
+                    continue  # not on paper, unless its index corner is and something else lies on the rest
                 shown = region & blob[y0:y1, x0:x1] & (~covered[y0:y1, x0:x1] if under < 0 else 255)
                 if np.count_nonzero(shown) < 0.15 * inside:
                     continue
                 sx, sy, sw, sh = cv2.boundingRect(shown)
                 # every size that fits is a candidate: the reader's confidence picks among them
-                out.append(CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under))
+                found = CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under)
+                (on_paper if cover >= _CORNER_COVER else partly_covered).append(found)
+            # a card partly under a book or a cloth only where no card lying wholly on paper fits that corner
+            out += on_paper or partly_covered
     return out

@@ -54,3 +54,27 @@ def test_a_close_up_card_covered_but_for_its_index_strip_is_read_in_a_portrait_f
         wrong_sure += sum(d.rank is not card.rank and d.confidence >= 0.8 for d in readings)
     assert right / total >= 0.5, f"read {right} of {total}"  # 8 of 8 when written; 0 with corner cards capped at 0.6 of the largest
     assert wrong_sure == 0
+
+
+def test_a_card_partly_under_a_book_is_read_from_its_index_corner() -> None:
+    # the cover is no card: a dark book lies over the far 40% and the other index, so only the rest is paper
+    rng = np.random.default_rng(33)
+    deck = Card.deck()
+    total = right = wrong_sure = 0
+    for _ in range(20):
+        card = deck[int(rng.integers(52))]
+        scene = render_scene([card], rng, perspective=0.1, effects=0.5)
+        quad = scene.cards[0].quad
+        down, across = quad[3] - quad[0], quad[1] - quad[0]
+        start = quad[0] + 0.6 * down
+        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
+                         start - 0.3 * across + 2 * down])  # wider than the card, across its far end
+        image = scene.image.copy()
+        colour = tuple(int(c) for c in rng.integers(20, 120, 3))
+        cv2.fillConvexPoly(image, book.astype(np.int32), colour)
+        total += 1
+        readings = [d for d in see(image) if d.rank is not None]
+        right += any(d.rank is card.rank for d in readings)
+        wrong_sure += sum(d.rank is not card.rank and d.confidence >= 0.8 for d in readings)
+    assert right >= 10, f"read {right} of {total}"  # 11 of 20 when written; 8 when all of it had to be paper
+    assert wrong_sure == 0
