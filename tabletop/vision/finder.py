@@ -377,6 +377,7 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
     max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT)  # as large as a whole card may be (a phone held upright)
     out: list[CornerCandidate] = []
+    bite = max(5, int(0.04 * max(shape)) | 1)  # the bites pips and pictures take out of a card's paper (odd)
     for number, contour in enumerate(list(blobs) + list(new_only)):
         only_new = number >= len(blobs)  # edge regions: only cards where no whole card was found
         blob = np.zeros(shape, np.uint8)
@@ -386,6 +387,12 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
         unit = (known_long / _ASPECT) * known_long if known_long else min_long * min_long / _ASPECT
         explained = left < 0.25 * unit or left < 0.1 * blob_area  # by the whole cards found
         blob_dilated = cv2.dilate(blob, np.ones((5, 5), np.uint8))
+        bx, by, bw, bh = cv2.boundingRect(contour)
+        pad = bite // 2 + 2
+        bx0, by0, bx1, by1 = max(0, bx - pad), max(0, by - pad), min(width, bx + bw + pad), min(height, by + bh + pad)
+        # dark pips and court pictures touching a card's edge bite into its paper blob: they are still card
+        blob_dilated[by0:by1, bx0:bx1] = cv2.morphologyEx(blob_dilated[by0:by1, bx0:bx1], cv2.MORPH_CLOSE,
+                                                         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bite, bite)))
         perimeter = cv2.arcLength(contour, True)
         polygon = cv2.approxPolyDP(contour, max(2.0, 0.008 * perimeter), True)
         edges = _long_edges(polygon, max(6.0, 0.12 * min_long))
