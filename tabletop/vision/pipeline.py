@@ -67,12 +67,21 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     kept: list = []
     for reading, cand in read:
         centre = cand.corners.mean(axis=0)
-        if any(np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
+        if any((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
+                and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand))))
                or np.linalg.norm(cand.corners[0] - other.corners[0]) < 0.3 * min(cand.short_side, other.short_side)
-               for _, other in kept):
-            continue  # the same card hypothesised from its other corner, or at another size
+               for seen, other in kept):
+            # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
+            # other), or at another size; two cards of a tight fan have close centres but read apart
+            continue
         kept.append((reading, cand))
     return kept
+
+
+def _on(point: np.ndarray, cand) -> bool:
+    """True if ``point`` lies on or inside the card ``cand`` (within a tenth of its short side)."""
+    inside = cv2.pointPolygonTest(cand.corners.astype(np.float32), (float(point[0]), float(point[1])), True)
+    return inside > -0.1 * cand.short_side
 
 
 def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int, int]:
