@@ -150,6 +150,7 @@ class Microphone:
         self._deaf_until = 0.0
         self._deaf_lock = threading.Lock()
         self._closed = threading.Event()
+        self._readers: set[threading.Thread] = set()  # threads reading blocks (capture, decoding)
         self._check_device()
 
     def _check_device(self) -> None:
@@ -193,11 +194,16 @@ class Microphone:
             self.hear_again()
 
     def close(self) -> None:
-        """Stop capturing (a background capture ends within one block)."""
+        """Stop capturing, and wait (up to 2 s each) for the threads reading the microphone
+        (a background capture, a caller's loop over :meth:`transcripts`) to notice within one
+        block: a thread left decoding while the program exits can crash it (the decoder is
+        freed under it)."""
         self._closed.set()
         thread = getattr(self, "_thread", None)
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(2.0)
+        readers = set(self._readers) | ({thread} if thread is not None else set())
+        for reader in readers:
+            if reader is not threading.current_thread():
+                reader.join(2.0)
 
     def __enter__(self) -> "Microphone":
         return self
@@ -242,7 +248,14 @@ class Microphone:
             )
         except Exception as error:  # noqa: BLE001 - PortAudioError and friends
             raise SetupError(f"cannot open the microphone ({error}): {NO_MIC}") from None
-        started = time.monotonic()
+        me = threading.current_thread()
+        self._readers.add(me)  # close() waits for it
+        try:
+            yield from self._read(stream)
+        finally:
+            self._readers.discard(me)
+
+    def _read(self, stream: Any) -> Iterator[np.ndarray]:
         read_samples = 0
         with stream:
             while not self._closed.is_set():
@@ -257,7 +270,6 @@ class Microphone:
                 if block.size == 0:
                     return
                 yield block
-        _ = started
 
     def _segments(self) -> Iterator[tuple[str, np.ndarray]]:
         """(event, block) pairs: "start" (with the pre-roll joined), "speech", "end"."""
