@@ -33,7 +33,7 @@ from tabletop.language.expression import Alt, Expression, RuleRef, Seq, Slot, Wo
 from tabletop.language.normalise import normalise
 from tabletop.language.parser import Parser, _build_intent
 from tabletop.language.vocabulary import Template, Vocabulary, load_vocabulary
-from tabletop.referee.intents import Intent
+from tabletop.referee.intents import Ask, Intent
 
 if TYPE_CHECKING:
     from tabletop.language.context import Context
@@ -237,9 +237,17 @@ def _sample_template(template: Template, comp: _Compiled, rng: random.Random) ->
         if not _sample(template.expression, template.intent, comp, rng, words, slots):
             return None
         intent = _build_intent(template, slots)
-        if intent is not None and words:
+        if intent is not None and words and not _asks_self(intent, comp.context):
             return " ".join(words), intent
     return None
+
+
+def _asks_self(intent: Intent, context: "Context | None") -> bool:
+    """An ask nobody says: of the asker ("cho asks cho", or "ana, sevens?" on Ana's turn)."""
+    if not isinstance(intent, Ask):
+        return False
+    asker = intent.asker or (context.current if context is not None else None)
+    return asker is not None and intent.target == asker
 
 
 def sample_sentences(players: Sequence[str], n: int = 100, seed: int = 0,

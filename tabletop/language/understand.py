@@ -203,8 +203,8 @@ def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent
         if context.asking == "specific-card":
             if intent.card is None:
                 cost += 0.2
-        elif intent.card is not None:
-            intent = replace(intent, card=None)
+        elif intent.card is not None and phase != "any":
+            intent = replace(intent, card=None)  # the rules ask for ranks (with no game, "any", they aren't known)
     elif isinstance(intent, Lucky):
         if intent.rank is not None and context.rank is not None and intent.rank != context.rank:
             cost += 0.5
