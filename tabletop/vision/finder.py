@@ -8,7 +8,10 @@ edge is split by eroding it until it comes apart. A second, relaxed paper measur
 round it, no global threshold) adds cards in dim light or on pale tables where the first found
 none; those must read as cards. Where blobs stay unexplained (cards overlapping, fanned, partly
 hidden, touching other paper), card-sized quads are hung on their right-angled corners
-(``CornerCandidate``) for the reader to read at that one index corner and keep or reject.
+(``CornerCandidate``) for the reader to read at that one index corner and keep or reject. In a
+fan, where each card lies on the one before, a card's corner is also where another card's side
+(a faint straight line across white paper) meets the edge they share; a fan that fits a card's
+shape as a whole is taken for its cards.
 """
 
 from __future__ import annotations
@@ -316,7 +319,9 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     # a quad holding much smaller cards is the paper they lie on (a folder, a sheet), not a card
     kept = [q for q in kept if not any(q.area > _HOLDER * o.area and _overlap(q, o) > 0.8 for o in kept)]
     kept.sort(key=lambda q: -q.area)
-    partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    kept = [q for q in kept if not _several_cards(gray, q.corners)]  # a fan that looks like one card is its cards
+    partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs, gray)
     quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify) for q in kept]
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),
                                tuple(int(round(v / scale)) for v in c.shown), c.under) for c in partial]
@@ -357,13 +362,98 @@ def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -
     return a0 + t * da
 
 
+def _side_lines(gray: np.ndarray, start: np.ndarray, along: np.ndarray, down: np.ndarray, first: float, last: float,
+                depths: tuple[float, float], need: float = 0.85) -> list[float]:
+    """Offsets (from ``start`` towards ``along``) of straight lines parallel to ``down`` over the given depth range.
+
+    A card laid on another shows its side as a faint step or shadow line even where both are white: the
+    brightness across it changes the same way all along it, from the start of the range (a pip's or a
+    picture's edge does not run so far, nor start at a card's edge).
+    """
+    height, width = gray.shape
+    offsets = np.arange(first, last, 1.0, dtype=np.float32)
+    if len(offsets) < 3:
+        return []
+    ds = np.linspace(depths[0], depths[1], 24, dtype=np.float32)
+    grid = np.arange(first - 2, last + 2, 1.0, dtype=np.float32)[: len(offsets) + 4]  # offsets and 2 either side
+    flat = gray.reshape(-1)
+    line = np.zeros(len(offsets), bool)
+    for angle in (-0.07, -0.035, 0.0, 0.035, 0.07):  # the cards of a fan lie a few degrees apart
+        slant = (np.cos(angle) * down + np.sin(angle) * along).astype(np.float32)
+        points = start + grid[:, None, None] * along + ds[None, :, None] * slant
+        xs, ys = np.rint(points[..., 0]).astype(np.int32), np.rint(points[..., 1]).astype(np.int32)
+        ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        values = flat[np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)].astype(np.int16)
+        step = values[4:] - values[:-4]  # across each offset, from 2 before it to 2 after
+        both = ok[4:] & ok[:-4]
+        rising, falling = (step > 6) & both, (step < -6) & both
+        share = np.maximum(rising.mean(axis=1), falling.mean(axis=1))
+        # and from its very start: a court picture's frame begins a little way in from the card's edge
+        head = np.maximum(rising[:, :4].mean(axis=1), falling[:, :4].mean(axis=1))
+        line |= (share >= need) & (head >= 0.75) & both.all(axis=1)
+    found: list[float] = []
+    run: list[float] = []
+    for offset, on in zip(list(offsets) + [np.inf], list(line) + [False]):
+        if on:
+            run.append(float(offset))
+        elif run:
+            found.append(float(np.mean(run)))
+            run = []
+    return found
+
+
+def _fan_lines(corner: np.ndarray, a: np.ndarray, b: np.ndarray, short_side: float, long_side: float,
+               gray: np.ndarray) -> list[float]:
+    """Offsets from ``corner`` (towards ``a``) of the corners of the cards of a fan along a top edge they share.
+
+    Each card laid on another shows its side as a straight line parallel to ``b`` (the cards' long sides), from
+    that edge at least half a card down: where one meets the edge, another card's corner is. A line a card's
+    width away is the first card's own far side, not another's.
+    """
+    offsets = _side_lines(gray, corner, a, b, 0.2 * short_side, 2.5 * short_side, (0.03 * long_side, 0.5 * long_side))
+    return [t for t in offsets if abs(t - short_side) > 0.1 * short_side][:3]
+
+
+def _shares_edge(blob: np.ndarray, spot: np.ndarray, a: np.ndarray, b: np.ndarray, short_side: float) -> bool:
+    """True if the paper's edge runs on from ``spot`` along ``a``: paper on the ``b`` side, none beyond.
+
+    Looked at over 0.4 of a card's width, 5 pixels each side: the cards of a fan lie a few degrees apart.
+    """
+    height, width = blob.shape
+    along = spot + np.linspace(0.1, 0.4, 12, dtype=np.float32)[:, None] * short_side * a
+    inside, outside = along + 5 * b, along - 5 * b
+
+    def paper(points: np.ndarray) -> np.ndarray:
+        xs, ys = np.rint(points[:, 0]).astype(int), np.rint(points[:, 1]).astype(int)
+        ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        values = np.zeros(len(points), bool)
+        values[ok] = blob[ys[ok], xs[ok]] > 0
+        return values
+
+    return bool(paper(inside).mean() >= 0.7 and (~paper(outside)).mean() >= 0.7)
+
+
+def _several_cards(gray: np.ndarray, quad: np.ndarray) -> bool:
+    """True if a card-shaped quad is several cards of a fan: a line parallel to its short sides runs right across it."""
+    c = quad.astype(np.float32)
+    across, along = c[1] - c[0], c[3] - c[0]
+    short, long = float(np.linalg.norm(across)), float(np.linalg.norm(along))
+    if short < 20 or long < 20:
+        return False
+    return bool(_side_lines(gray, c[0], along / long, across / short, 0.15 * long, 0.85 * long,
+                            (0.04 * short, 0.96 * short), need=0.9))
+
+
 def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tuple[int, int],
-                       frame_area: float, new_only: list[np.ndarray] = ()) -> list[CornerCandidate]:
+                       frame_area: float, new_only: list[np.ndarray] = (),
+                       gray: np.ndarray | None = None) -> list[CornerCandidate]:
     """Card quads hung on the right-angled corners of paper blobs that the whole cards found leave unexplained.
 
     A card under another, or one touching other paper, still shows its outline near its index
     corner: two straight blob edges meeting at a right angle. The card's size comes from the
     whole cards found (one deck) or from the edges themselves; the hypothesis must lie on paper.
+    Along each corner's edge, the cards of a fan are hung where their sides meet it, each shown up
+    to the side of the next.
     """
     height, width = shape
     covered = np.zeros(shape, np.uint8)
@@ -377,6 +467,7 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
     max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT)  # as large as a whole card may be (a phone held upright)
     out: list[CornerCandidate] = []
+    scanned: dict[tuple[int, ...], list[float]] = {}
     bite = max(5, int(0.04 * max(shape)) | 1)  # the bites pips and pictures take out of a card's paper (odd)
     for number, contour in enumerate(list(blobs) + list(new_only)):
         only_new = number >= len(blobs)  # edge regions: only cards where no whole card was found
@@ -411,50 +502,73 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
             d1, d2 = d1 / l1, d2 / l2
             if abs(float(d1 @ d2)) > _CORNER_ANGLE:
                 continue
-            under = -1
-            for index, quad in enumerate(kept):  # a whole card found there: read only if it reads badly
-                if cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(corner[0]), float(corner[1])), True) > -3:
-                    under = index
-                    break
-            if (under < 0 and explained) or (under >= 0 and only_new):
-                continue
             cross = d1[0] * d2[1] - d1[1] * d2[0]
             (a, la), (b, lb) = ((d1, l1), (d2, l2)) if cross > 0 else ((d2, l2), (d1, l1))
-            longs = {known_long} if known_long else set()
-            longs |= {lb, la * _ASPECT}
-            tried: list[float] = []
-            on_paper: list[CornerCandidate] = []
-            partly_covered: list[CornerCandidate] = []
-            for long_side in sorted(v for v in longs if v is not None):
-                short_side = long_side / _ASPECT
-                if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
+            # the cards of a fan share this corner's edge: where another card's side meets it, that card's corner is
+            size = known_long or lb
+            fan: list[float] = []
+            if gray is not None and not explained:  # the same corner comes from several paper measures: look once
+                key = (*np.rint(corner / 2).astype(int).tolist(), *np.rint(a * 20).astype(int).tolist(), int(size / 4))
+                if key not in scanned:
+                    scanned[key] = _fan_lines(corner, a, b, size / _ASPECT, size, gray)
+                fan = scanned[key]
+            # each card of a fan continues the shared edge: paper on the card's side of it, none beyond
+            offsets = [0.0] + [t for t in fan if _shares_edge(blob, corner + t * a, a, b, size / _ASPECT)]
+            for number, offset in enumerate(offsets):
+                # a card of a fan shows up to the side of the next card laid on it
+                strip = offsets[number + 1] - offset if number + 1 < len(offsets) else None
+                spot, in_fan = corner + offset * a, number > 0
+                under = -1
+                # a fan's next spot lies on the edge of the card it is laid on: look just inside it, in its index
+                probe = spot + 0.1 * size / _ASPECT * a + 0.1 * size * b if in_fan else spot
+                limit = 3 if in_fan else -3
+                for index, quad in enumerate(kept):  # a whole card found there: read only if it reads badly
+                    if cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(probe[0]), float(probe[1])), True) > limit:
+                        under = index
+                        break
+                if (under < 0 and explained) or (under >= 0 and only_new):
                     continue
-                tried.append(long_side)
-                quad = np.array([corner, corner + short_side * a, corner + short_side * a + long_side * b,
-                                 corner + long_side * b], np.float32)
-                # work in the quad's bounding box only (same result as on the whole frame, faster)
-                x0, y0 = max(0, int(np.floor(quad[:, 0].min()))), max(0, int(np.floor(quad[:, 1].min())))
-                x1, y1 = min(width, int(np.ceil(quad[:, 0].max())) + 1), min(height, int(np.ceil(quad[:, 1].max())) + 1)
-                if x1 <= x0 or y1 <= y0:
-                    continue
-                region = np.zeros((y1 - y0, x1 - x0), np.uint8)
-                cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)
-                inside = np.count_nonzero(region)
-                index_zone = corner + np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32) @ np.array(
-                    [short_side * a, long_side * b], np.float32)
-                if inside < 0.35 * short_side * long_side or not _within(index_zone, width, height):
-                    continue  # a card running off the picture is read only if its index corner is in it
-                cover = np.count_nonzero(region & blob_dilated[y0:y1, x0:x1]) / inside
-                if cover < _CORNER_COVER and (cover < _COVERED_BY_OTHER
-                                              or _zone_cover(index_zone, blob_dilated) < _CORNER_COVER):
-                    continue  # not on paper, unless its index corner is and something else lies on the rest
-                shown = region & blob[y0:y1, x0:x1] & (~covered[y0:y1, x0:x1] if under < 0 else 255)
-                if np.count_nonzero(shown) < 0.15 * inside:
-                    continue
-                sx, sy, sw, sh = cv2.boundingRect(shown)
-                # every size that fits is a candidate: the reader's confidence picks among them
-                found = CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under)
-                (on_paper if cover >= _CORNER_COVER else partly_covered).append(found)
-            # a card partly under a book or a cloth only where no card lying wholly on paper fits that corner
-            out += on_paper or partly_covered
+                longs = {known_long} if known_long else set()
+                longs |= {lb} if in_fan else {lb, la * _ASPECT}  # the fan's edge is not one card's width
+                tried: list[float] = []
+                on_paper: list[CornerCandidate] = []
+                partly_covered: list[CornerCandidate] = []
+                for long_side in sorted(v for v in longs if v is not None):
+                    short_side = long_side / _ASPECT
+                    if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
+                        continue
+                    tried.append(long_side)
+                    quad = np.array([spot, spot + short_side * a, spot + short_side * a + long_side * b,
+                                     spot + long_side * b], np.float32)
+                    # work in the quad's bounding box only (same result as on the whole frame, faster)
+                    x0, y0 = max(0, int(np.floor(quad[:, 0].min()))), max(0, int(np.floor(quad[:, 1].min())))
+                    x1, y1 = min(width, int(np.ceil(quad[:, 0].max())) + 1), min(height, int(np.ceil(quad[:, 1].max())) + 1)
+                    if x1 <= x0 or y1 <= y0:
+                        continue
+                    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                    cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)
+                    inside = np.count_nonzero(region)
+                    index_zone = spot + np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32) @ np.array(
+                        [short_side * a, long_side * b], np.float32)
+                    if inside < 0.35 * short_side * long_side or not _within(index_zone, width, height):
+                        continue  # a card running off the picture is read only if its index corner is in it
+                    cover = np.count_nonzero(region & blob_dilated[y0:y1, x0:x1]) / inside
+                    if cover < _CORNER_COVER and (cover < _COVERED_BY_OTHER
+                                                  or _zone_cover(index_zone, blob_dilated) < _CORNER_COVER):
+                        continue  # not on paper, unless its index corner is and something else lies on the rest
+                    shown = region & blob[y0:y1, x0:x1] & (~covered[y0:y1, x0:x1] if under < 0 else 255)
+                    if strip is not None and strip < short_side:
+                        band = np.zeros_like(region)
+                        cv2.fillConvexPoly(band, (np.array([spot, spot + strip * a, spot + strip * a + long_side * b,
+                                                            spot + long_side * b], np.float32)
+                                                  - np.array([x0, y0], np.float32)).astype(np.int32), 255)
+                        shown &= band
+                    if np.count_nonzero(shown) < 0.15 * inside:
+                        continue
+                    sx, sy, sw, sh = cv2.boundingRect(shown)
+                    # every size that fits is a candidate: the reader's confidence picks among them
+                    found = CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under)
+                    (on_paper if cover >= _CORNER_COVER else partly_covered).append(found)
+                # a card partly under a book or a cloth only where no card lying wholly on paper fits that corner
+                out += on_paper or partly_covered
     return out
