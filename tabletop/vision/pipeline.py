@@ -95,9 +95,12 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
     region[:, x + w :] = 0
     for other in [o.corners for o in others] + [q.corners for q in quads]:
         cv2.fillConvexPoly(region, other.astype(np.int32), 0)
-    side = max(3, int(0.1 * cand.short_side))  # slivers along another card's edge are not the part in view
-    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
-    if np.count_nonzero(region) < 0.1 * w * h:
-        return cand.shown
-    bx, by, bw, bh = cv2.boundingRect(region)
-    return int(bx), int(by), int(bw), int(bh)
+    # slivers along another card's edge (where its size or ours is guessed a little off) are not the part in view:
+    # the part in view is at least an index strip wide, a quarter of the card's short side (a tenth if none is)
+    for share in (0.25, 0.1):
+        side = max(3, int(share * cand.short_side))
+        opened = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
+        if np.count_nonzero(opened) >= 0.1 * w * h:
+            bx, by, bw, bh = cv2.boundingRect(opened)
+            return int(bx), int(by), int(bw), int(bh)
+    return cand.shown
