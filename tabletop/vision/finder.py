@@ -444,6 +444,47 @@ def _several_cards(gray: np.ndarray, quad: np.ndarray) -> bool:
                             (0.04 * short, 0.96 * short), need=0.9))
 
 
+def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float, blob: np.ndarray,
+               blob_dilated: np.ndarray, covered: np.ndarray, under: int, strip: float | None,
+               ) -> tuple[CornerCandidate, bool] | None:
+    """A card of ``long_side`` hung on the corner ``spot`` (short side along ``a``, long along ``b``), if it
+    fits: its index corner in the picture, on paper (or its index corner on paper with something lying on the
+    rest), and enough of it in view (up to ``strip`` along ``a`` in a fan). Also whether it lies wholly on paper.
+    """
+    height, width = blob.shape
+    short_side = long_side / _ASPECT
+    quad = np.array([spot, spot + short_side * a, spot + short_side * a + long_side * b,
+                     spot + long_side * b], np.float32)
+    # work in the quad's bounding box only (same result as on the whole frame, faster)
+    x0, y0 = max(0, int(np.floor(quad[:, 0].min()))), max(0, int(np.floor(quad[:, 1].min())))
+    x1, y1 = min(width, int(np.ceil(quad[:, 0].max())) + 1), min(height, int(np.ceil(quad[:, 1].max())) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)
+    inside = np.count_nonzero(region)
+    index_zone = spot + np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32) @ np.array(
+        [short_side * a, long_side * b], np.float32)
+    if inside < 0.35 * short_side * long_side or not _within(index_zone, width, height):
+        return None  # a card running off the picture is read only if its index corner is in it
+    cover = np.count_nonzero(region & blob_dilated[y0:y1, x0:x1]) / inside
+    if cover < _CORNER_COVER and (cover < _COVERED_BY_OTHER
+                                  or _zone_cover(index_zone, blob_dilated) < _CORNER_COVER):
+        return None  # not on paper, unless its index corner is and something else lies on the rest
+    shown = region & blob[y0:y1, x0:x1] & (~covered[y0:y1, x0:x1] if under < 0 else 255)
+    if strip is not None and strip < short_side:
+        band = np.zeros_like(region)
+        cv2.fillConvexPoly(band, (np.array([spot, spot + strip * a, spot + strip * a + long_side * b,
+                                            spot + long_side * b], np.float32)
+                                  - np.array([x0, y0], np.float32)).astype(np.int32), 255)
+        shown &= band
+    if np.count_nonzero(shown) < 0.15 * inside:
+        return None
+    sx, sy, sw, sh = cv2.boundingRect(shown)
+    # every size that fits is a candidate: the reader's confidence picks among them
+    return CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under), cover >= _CORNER_COVER
+
+
 def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tuple[int, int],
                        frame_area: float, new_only: list[np.ndarray] = (),
                        gray: np.ndarray | None = None) -> list[CornerCandidate]:
@@ -514,10 +555,10 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                 fan = scanned[key]
             # each card of a fan continues the shared edge: paper on the card's side of it, none beyond
             offsets = [0.0] + [t for t in fan if _shares_edge(blob, corner + t * a, a, b, size / _ASPECT)]
-            for number, offset in enumerate(offsets):
+            for k, offset in enumerate(offsets):
                 # a card of a fan shows up to the side of the next card laid on it
-                strip = offsets[number + 1] - offset if number + 1 < len(offsets) else None
-                spot, in_fan = corner + offset * a, number > 0
+                strip = offsets[k + 1] - offset if k + 1 < len(offsets) else None
+                spot, in_fan = corner + offset * a, k > 0
                 under = -1
                 # a fan's next spot lies on the edge of the card it is laid on: look just inside it, in its index
                 probe = spot + 0.1 * size / _ASPECT * a + 0.1 * size * b if in_fan else spot
@@ -534,41 +575,12 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                 on_paper: list[CornerCandidate] = []
                 partly_covered: list[CornerCandidate] = []
                 for long_side in sorted(v for v in longs if v is not None):
-                    short_side = long_side / _ASPECT
                     if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
                         continue
                     tried.append(long_side)
-                    quad = np.array([spot, spot + short_side * a, spot + short_side * a + long_side * b,
-                                     spot + long_side * b], np.float32)
-                    # work in the quad's bounding box only (same result as on the whole frame, faster)
-                    x0, y0 = max(0, int(np.floor(quad[:, 0].min()))), max(0, int(np.floor(quad[:, 1].min())))
-                    x1, y1 = min(width, int(np.ceil(quad[:, 0].max())) + 1), min(height, int(np.ceil(quad[:, 1].max())) + 1)
-                    if x1 <= x0 or y1 <= y0:
-                        continue
-                    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
-                    cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)
-                    inside = np.count_nonzero(region)
-                    index_zone = spot + np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32) @ np.array(
-                        [short_side * a, long_side * b], np.float32)
-                    if inside < 0.35 * short_side * long_side or not _within(index_zone, width, height):
-                        continue  # a card running off the picture is read only if its index corner is in it
-                    cover = np.count_nonzero(region & blob_dilated[y0:y1, x0:x1]) / inside
-                    if cover < _CORNER_COVER and (cover < _COVERED_BY_OTHER
-                                                  or _zone_cover(index_zone, blob_dilated) < _CORNER_COVER):
-                        continue  # not on paper, unless its index corner is and something else lies on the rest
-                    shown = region & blob[y0:y1, x0:x1] & (~covered[y0:y1, x0:x1] if under < 0 else 255)
-                    if strip is not None and strip < short_side:
-                        band = np.zeros_like(region)
-                        cv2.fillConvexPoly(band, (np.array([spot, spot + strip * a, spot + strip * a + long_side * b,
-                                                            spot + long_side * b], np.float32)
-                                                  - np.array([x0, y0], np.float32)).astype(np.int32), 255)
-                        shown &= band
-                    if np.count_nonzero(shown) < 0.15 * inside:
-                        continue
-                    sx, sy, sw, sh = cv2.boundingRect(shown)
-                    # every size that fits is a candidate: the reader's confidence picks among them
-                    found = CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under)
-                    (on_paper if cover >= _CORNER_COVER else partly_covered).append(found)
+                    hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip)
+                    if hung is not None:
+                        (on_paper if hung[1] else partly_covered).append(hung[0])
                 # a card partly under a book or a cloth only where no card lying wholly on paper fits that corner
                 out += on_paper or partly_covered
     return out
