@@ -77,6 +77,10 @@ class PocketSphinxRecogniser:
     :param nbest: how many alternatives to return.
     :param grammar: ``(players, context) -> JSGF text``; the language layer's by default.
     :param parse: ``(text, players) -> intent or None``, to compare the two decoders' readings.
+    :param open_nbest: how many of the open decoder's readings may back the grammar's. 25 rather
+        than 15: on held-out dev commands +2 to +4 points in noise with one more of 150 chatter
+        accepted; on the bench +6 of 740 commands right, chatter still 0 of 100, about 10 ms more
+        after the end of speech.
     """
 
     name = "pocketsphinx"
@@ -90,7 +94,7 @@ class PocketSphinxRecogniser:
         grammar: Callable[[Sequence[str], Any], str] | None = None,
         parse: Callable[[str, Sequence[str]], Any] | None = None,
         cache_size: int = 32,
-        open_nbest: int = 15,
+        open_nbest: int = 25,
     ) -> None:
         self.players = tuple(players)
         self.open_nbest = open_nbest
