@@ -157,9 +157,9 @@ class Referee:
 
     def _settle(self) -> list[str]:
         """:meth:`Game.settle`, with the step it pushes (if any) logged for the journal."""
-        before = len(self.game.history)
+        before = self.game.peek()
         say = self.game.settle()
-        if len(self.game.history) > before:
+        if self.game.peek() is not before:
             self.log.append({"push": "settle"})
         return say
 
