@@ -32,13 +32,11 @@ from tabletop.cards import Card, Rank  # noqa: E402
 from tabletop.vision import check_book, see  # noqa: E402
 from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene  # noqa: E402
 
+sys.path.insert(0, str(REPO / "tests" / "vision"))
+from vision_helpers import match_labels, real_labels  # noqa: E402
+
 CARDS_DEV = REPO.parent / "shared" / "data" / "cards-dev"
 BENCH_SEED = 424242  # the build uses 20261129 and its check 20262129
-
-
-def _inside(box: tuple[int, int, int, int], xyxy: tuple[int, ...]) -> bool:
-    x, y, w, h = box
-    return xyxy[0] <= x + w / 2 <= xyxy[2] and xyxy[1] <= y + h / 2 <= xyxy[3]
 
 
 def rendered_accuracy(fonts: tuple[str, ...], scenes: int, seed: int) -> dict:
@@ -71,28 +69,25 @@ def real_accuracy() -> dict | None:
     """Per-card rank accuracy on the labelled real photos."""
     if not (CARDS_DEV / "labels.csv").is_file():
         return None
-    labels: dict[str, list] = defaultdict(list)
-    with (CARDS_DEV / "labels.csv").open() as handle:
-        for row in csv.DictReader(handle):
-            xyxy = tuple(int(v) for v in row["notes"].split("bbox_xyxy=")[1].split(";")[:4])
-            labels[row["path"]].append((xyxy, Rank.from_symbol(row["rank"])))
+    labels = real_labels()
     total = found = right = confident = confident_right = 0
     by_source: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
     for path, items in labels.items():
         detections = see(cv2.imread(str(CARDS_DEV / path)))
         source = by_source["webcam" if "cam_" in path else "phone"]
-        for xyxy, rank in items:
+        matched = match_labels(detections, items)
+        for i, (xyxy, rank) in enumerate(items):
             total += 1
             source[0] += 1
-            hits = [d for d in detections if _inside(d.box, xyxy)]
-            if hits:
+            hit = matched.get(i)
+            if hit is not None:
                 found += 1
-                right += hits[0].rank is rank
+                right += hit.rank is rank
                 source[1] += 1
-                source[2] += hits[0].rank is rank
-                if hits[0].confidence >= 0.8:
+                source[2] += hit.rank is rank
+                if hit.confidence >= 0.8:
                     confident += 1
-                    confident_right += hits[0].rank is rank
+                    confident_right += hit.rank is rank
     return {"cards": total, "found": found, "right": right, "confident": confident, "confident_right": confident_right,
             "by_source": dict(by_source)}
 

@@ -9,7 +9,7 @@ from tabletop.cards import Card, Rank
 from tabletop.vision import Detection, see
 from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene
 
-from vision_helpers import CARDS_DEV, box_centre_inside, match, real_labels
+from vision_helpers import CARDS_DEV, match, match_labels, real_labels
 
 
 def _rendered_accuracy(seed: int, fonts: tuple[str, ...], scenes: int) -> tuple[int, int, int, int]:
@@ -61,12 +61,12 @@ def test_ranks_on_the_real_photos() -> None:
     total = found = right = 0
     for path, items in sorted(labels.items())[::3]:  # a third of the photos keeps the run short
         detections = see(cv2.imread(str(CARDS_DEV / path)))
-        for xyxy, rank in items:
+        matched = match_labels(detections, items)
+        for i, (_, rank) in enumerate(items):
             total += 1
-            hits = [d for d in detections if box_centre_inside(d.box, xyxy)]
-            if hits:
+            if i in matched:
                 found += 1
-                right += hits[0].rank is rank
+                right += matched[i].rank is rank
     assert found / total >= 0.5, (total, found, right)
     assert right / found >= 0.6, (total, found, right)
 

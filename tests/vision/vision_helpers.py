@@ -66,3 +66,26 @@ def box_centre_inside(box: tuple[int, int, int, int], xyxy: tuple[int, int, int,
     x, y, w, h = box
     cx, cy = x + w / 2, y + h / 2
     return xyxy[0] <= cx <= xyxy[2] and xyxy[1] <= cy <= xyxy[3]
+
+
+def _share_inside(box: tuple[int, int, int, int], xyxy: tuple[int, int, int, int]) -> float:
+    """How much of a detection's box lies in a label's box (a partly hidden card's box is the strip in view)."""
+    x, y, w, h = box
+    across = max(0, min(x + w, xyxy[2]) - max(x, xyxy[0]))
+    down = max(0, min(y + h, xyxy[3]) - max(y, xyxy[1]))
+    return across * down / max(w * h, 1)
+
+
+def match_labels(detections: list[Detection], labels: list[tuple[tuple[int, int, int, int], Rank]]) -> dict[int, Detection]:
+    """Label index -> its detection: one detection per labelled card and one card per detection,
+    as detection benchmarks match them (COCO). The surest detection first takes the unmatched label
+    its centre lies in that holds most of it. Labels are upright boxes round rotated, overlapping
+    cards, so a detection's centre often lies in two of them: taking, for each label, the first
+    detection inside it counted one card's reading for two labels and another card's for none."""
+    matched: dict[int, Detection] = {}
+    for d in sorted(detections, key=lambda d: -d.confidence):
+        free = [(_share_inside(d.box, xyxy), i) for i, (xyxy, _) in enumerate(labels)
+                if i not in matched and box_centre_inside(d.box, xyxy)]
+        if free:
+            matched[max(free)[1]] = d
+    return matched
