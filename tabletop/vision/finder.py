@@ -16,7 +16,7 @@ shape as a whole is taken for its cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -274,6 +274,7 @@ class CornerCandidate:
     corners: np.ndarray = field(compare=False)
     shown: tuple[int, int, int, int]
     under: int = -1  # index (in the whole cards returned) of the card whose area holds the index corner
+    confirm: bool = False  # a size guessed, not measured: a card only if its opposite index reads the same rank
 
     @property
     def short_side(self) -> float:
@@ -324,10 +325,11 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs, gray)
     quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify) for q in kept]
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),
-                               tuple(int(round(v / scale)) for v in c.shown), c.under) for c in partial]
+                               tuple(int(round(v / scale)) for v in c.shown), c.under, c.confirm) for c in partial]
     return quads, corners
 
 
+_LADDER = 1.2  # step between the card sizes tried at a corner when nothing gives the card's size
 _HOLDER = 3.5  # a quad this many times a card's area can hold cards: paper under them, not a card
 _CORNER_ANGLE = 0.34  # |cos| of the angle between a corner's edges: within 70..110 degrees
 _CORNER_COVER = 0.93  # share of a hypothesised card that must be paper (or a card lying on it)
@@ -574,6 +576,7 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                 tried: list[float] = []
                 on_paper: list[CornerCandidate] = []
                 partly_covered: list[CornerCandidate] = []
+                guessed: list[CornerCandidate] = []
                 for long_side in sorted(v for v in longs if v is not None):
                     if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
                         continue
@@ -581,6 +584,17 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                     hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip)
                     if hung is not None:
                         (on_paper if hung[1] else partly_covered).append(hung[0])
+                if known_long is None and not in_fan:
+                    # no whole card gives the deck's size, and the corner's edges may be cut short (a pen, paper
+                    # lying on them) or run on (the card lies on paper): try a ladder of sizes where the card lies
+                    # wholly on paper; one is kept only if the card's two indices agree at it
+                    long_side = min_long
+                    while long_side <= max_long:
+                        if not any(abs(long_side - t) < 0.06 * t for t in tried):
+                            hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip)
+                            if hung is not None and hung[1]:
+                                guessed.append(replace(hung[0], confirm=True))
+                        long_side *= _LADDER
                 # a card partly under a book or a cloth only where no card lying wholly on paper fits that corner
-                out += on_paper or partly_covered
+                out += (on_paper or partly_covered) + guessed
     return out

@@ -60,7 +60,15 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
-        reading = reader.read(warp_card(image, CardQuad(cand.corners)), first_corner_only=True)
+        view = warp_card(image, CardQuad(cand.corners))
+        reading = reader.read(view, first_corner_only=True)
+        if reading.rank is not None:
+            # where the card's opposite index is in view and reads the same, the hypothesis is a whole card
+            both = reader.read(view)
+            if both.rank is reading.rank and _two_agree(both):
+                reading = both
+        if cand.confirm and reading.corners_read < 2:
+            continue  # a guessed size is right only if the card's two indices agree at it
         if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:
             read.append((reading, cand))
     read.sort(key=lambda rc: -rc[0].confidence)
@@ -76,6 +84,11 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             continue
         kept.append((reading, cand))
     return kept
+
+
+def _two_agree(reading) -> bool:
+    """True if both index corners were read and name the same rank."""
+    return reading.corners_read == 2 and reading.agree
 
 
 def _on(point: np.ndarray, cand) -> bool:

@@ -28,6 +28,7 @@ class Reading:
     suit: Suit | None
     confidence: float
     corners_read: int = 0
+    agree: bool = True  # every corner read names the same rank (two that differ: the view is not one card)
 
 
 class Reader:
@@ -86,7 +87,8 @@ class Reader:
             suit_best = int(np.argmax(suit_combined))
             if suit_combined[suit_best] >= 0.6:
                 suit = Suit(self.suit_model.classes[suit_best])
-        return Reading(rank, suit, round(confidence, 3), len(rank_probs))
+        agree = len({int(np.argmax(np.where(is_rank, p, -1.0))) for p in rank_probs}) == 1
+        return Reading(rank, suit, round(confidence, 3), len(rank_probs), agree)
 
 
 @functools.cache

@@ -7,6 +7,9 @@ import numpy as np
 
 from tabletop.cards import Card
 from tabletop.vision import see
+from tabletop.vision.finder import CornerCandidate, order_quad
+from tabletop.vision.pipeline import _partly_hidden
+from tabletop.vision.reader import shipped_reader
 from tabletop.vision.render import render_scene
 
 
@@ -82,3 +85,26 @@ def test_a_card_partly_under_a_book_is_read_from_its_index_corner() -> None:
         right, wrong_sure = right + ok, wrong_sure + wrong
     assert right >= 10, f"read {right} of {total}"  # 11 of 20 when written; 8 when all of it had to be paper
     assert wrong_sure == 0
+
+
+def test_of_the_sizes_hung_on_an_index_corner_the_one_whose_two_indices_agree_is_kept() -> None:
+    # a corner's edges give the finder guesses of the card's size; a card seen whole shows its other index at
+    # the right size, and a size only guessed (no edge measured it) counts only if both indices agree at it
+    rng = np.random.default_rng(51)
+    deck = Card.deck()
+    total = whole = 0
+    for _ in range(12):
+        card = deck[int(rng.integers(52))]
+        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+        quad = order_quad(scene.cards[0].quad)
+
+        def hung(size: float, confirm: bool = False) -> CornerCandidate:
+            return CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1), -1, confirm)
+
+        small, right, guessed = hung(0.8), hung(1.0), hung(0.8, confirm=True)
+        kept = _partly_hidden(scene.image, [small, guessed, right], [], shipped_reader())
+        total += 1
+        assert all(cand is not guessed for _, cand in kept)  # one index read at a guessed size is no card
+        best = max(kept, key=lambda rc: rc[0].confidence)
+        whole += best[1] is right and best[0].rank is card.rank and best[0].corners_read == 2
+    assert whole == total, f"{whole} of {total}"  # 12 of 12; none when one index was read alone (it reads as surely at 0.8 of the size)
