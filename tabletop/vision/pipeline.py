@@ -71,6 +71,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             continue  # a guessed size is right only if the card's two indices agree at it
         if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:
             read.append((reading, cand))
+    read = [(r, c) for r, c in read if _two_agree(r) or not any(_larger_on_same_corner(other, c) for _, other in read)]
     read.sort(key=lambda rc: -rc[0].confidence)
     kept: list = []
     for reading, cand in read:
@@ -84,6 +85,21 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             continue
         kept.append((reading, cand))
     return kept
+
+
+def _larger_on_same_corner(big, small) -> bool:
+    """True if ``big`` is hung on the index corner of ``small``, the same way round, as a card a tenth larger or
+    more. A view hung too small cuts the index at the corner crop's edge and reads what is left of it (a nine's
+    bowl as a queen); one too large still holds it whole, so of the sizes that read at one corner the larger
+    is believed."""
+    side = min(big.short_side, small.short_side)
+    if np.linalg.norm(big.corners[0] - small.corners[0]) > 0.1 * side or big.short_side < _LARGER * small.short_side:
+        return False
+    a, b = big.corners[1] - big.corners[0], small.corners[1] - small.corners[0]
+    return float(a @ b) > 0.95 * float(np.linalg.norm(a) * np.linalg.norm(b))
+
+
+_LARGER = 1.1
 
 
 def _two_agree(reading) -> bool:

@@ -108,3 +108,29 @@ def test_of_the_sizes_hung_on_an_index_corner_the_one_whose_two_indices_agree_is
         best = max(kept, key=lambda rc: rc[0].confidence)
         whole += best[1] is right and best[0].rank is card.rank and best[0].corners_read == 2
     assert whole == total, f"{whole} of {total}"  # 12 of 12; none when one index was read alone (it reads as surely at 0.8 of the size)
+
+
+def test_of_two_sizes_hung_on_one_index_corner_the_larger_is_believed() -> None:
+    # the far index is under a book, so each size is read from one corner only: a view hung too small cuts
+    # the index at its corner crop's edge (on real cards a nine's bowl reads as a queen), one larger holds it whole
+    rng = np.random.default_rng(53)
+    deck = Card.deck()
+    total = larger = wrong = 0
+    for _ in range(12):
+        card = deck[int(rng.integers(52))]
+        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+        quad = order_quad(scene.cards[0].quad)
+        down, across = quad[3] - quad[0], quad[1] - quad[0]
+        start = quad[0] + 0.6 * down
+        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
+                         start - 0.3 * across + 2 * down])
+        image = scene.image.copy()
+        cv2.fillConvexPoly(image, book.astype(np.int32), (60, 50, 40))
+        small, right = (CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1))
+                        for size in (0.8, 1.0))
+        kept = _partly_hidden(image, [small, right], [], shipped_reader())
+        total += 1
+        larger += any(cand is right for _, cand in kept) and all(cand is not small for _, cand in kept)
+        wrong += sum(reading.rank is not card.rank for reading, _ in kept)
+    assert larger == total, f"{larger} of {total}"  # 12 of 12; 9 of 12 when the surer read decided
+    assert wrong == 0
