@@ -9,7 +9,7 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import CardQuad, find_cards_and_corners, warp_card
+from tabletop.vision.finder import _LADDER, CardQuad, find_cards_and_corners, warp_card
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see"]
@@ -67,10 +67,13 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             both = reader.read(view)
             if both.rank is reading.rank and _two_agree(both):
                 reading = both
-        if cand.confirm and reading.corners_read < 2:
-            continue  # a guessed size is right only if the card's two indices agree at it
         if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:
             read.append((reading, cand))
+    # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
+    guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
+    steady = {id(c) for r, c in guessed
+              if any(o is not c and r2.rank is r.rank and _next_size(c, o) for r2, o in guessed)}
+    read = [(r, c) for r, c in read if not c.confirm or _two_agree(r) or id(c) in steady]
     read = [(r, c) for r, c in read if _two_agree(r) or not any(_larger_on_same_corner(other, c) for _, other in read)]
     read.sort(key=lambda rc: -rc[0].confidence)
     kept: list = []
@@ -92,14 +95,24 @@ def _larger_on_same_corner(big, small) -> bool:
     more. A view hung too small cuts the index at the corner crop's edge and reads what is left of it (a nine's
     bowl as a queen); one too large still holds it whole, so of the sizes that read at one corner the larger
     is believed."""
-    side = min(big.short_side, small.short_side)
-    if np.linalg.norm(big.corners[0] - small.corners[0]) > 0.1 * side or big.short_side < _LARGER * small.short_side:
+    return big.short_side >= _LARGER * small.short_side and _same_corner(big, small)
+
+
+def _same_corner(a, b) -> bool:
+    """True if the two corner candidates are hung on the same index corner, the same way round."""
+    if np.linalg.norm(a.corners[0] - b.corners[0]) > 0.1 * min(a.short_side, b.short_side):
         return False
-    a, b = big.corners[1] - big.corners[0], small.corners[1] - small.corners[0]
-    return float(a @ b) > 0.95 * float(np.linalg.norm(a) * np.linalg.norm(b))
+    u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
+    return float(u @ v) > 0.95 * float(np.linalg.norm(u) * np.linalg.norm(v))
 
 
 _LARGER = 1.1
+
+
+def _next_size(a, b) -> bool:
+    """True if ``b`` is ``a`` hung on the same corner one step of the finder's ladder of sizes larger or smaller."""
+    ratio = max(a.short_side, b.short_side) / max(1e-6, min(a.short_side, b.short_side))
+    return _LADDER / 1.1 < ratio < _LADDER * 1.1 and _same_corner(a, b)
 
 
 def _two_agree(reading) -> bool:

@@ -134,3 +134,33 @@ def test_of_two_sizes_hung_on_one_index_corner_the_larger_is_believed() -> None:
         wrong += sum(reading.rank is not card.rank for reading, _ in kept)
     assert larger == total, f"{larger} of {total}"  # 12 of 12; 9 of 12 when the surer read decided
     assert wrong == 0
+
+
+def test_a_size_only_guessed_is_believed_when_the_next_size_guessed_reads_the_same() -> None:
+    # no edge measured the card and its far index is under a book: a guessed size read at one index is a card
+    # only if the finder's next guess, a step larger or smaller, reads that index the same
+    rng = np.random.default_rng(54)
+    deck = Card.deck()
+    total = steady = alone = wrong = 0
+    for _ in range(12):
+        card = deck[int(rng.integers(52))]
+        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+        quad = order_quad(scene.cards[0].quad)
+        down, across = quad[3] - quad[0], quad[1] - quad[0]
+        start = quad[0] + 0.6 * down
+        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
+                         start - 0.3 * across + 2 * down])
+        image = scene.image.copy()
+        cv2.fillConvexPoly(image, book.astype(np.int32), (60, 50, 40))
+
+        def guessed(size: float) -> CornerCandidate:
+            return CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1), -1, True)
+
+        total += 1
+        kept = _partly_hidden(image, [guessed(1.0), guessed(1.2)], [], shipped_reader())
+        steady += any(reading.rank is card.rank for reading, _ in kept)
+        wrong += sum(reading.rank is not card.rank for reading, _ in kept)
+        alone += len(_partly_hidden(image, [guessed(1.0)], [], shipped_reader()))
+    assert steady >= 11, f"{steady} of {total}"  # 12 of 12; none when a guessed size needed both indices
+    assert wrong == 0
+    assert alone == 0  # one guess alone is no card
