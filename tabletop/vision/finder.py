@@ -16,6 +16,7 @@ shape as a whole is taken for its cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -281,8 +282,14 @@ class CornerCandidate:
         return float(np.linalg.norm(self.corners[1] - self.corners[0]))
 
 
-def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[CornerCandidate]]:
-    """Whole cards (largest first) and, where paper blobs are left unexplained, partly hidden card candidates."""
+def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool] | None = None,
+                           ) -> tuple[list[CardQuad], list[CornerCandidate]]:
+    """Whole cards (largest first) and, where paper blobs are left unexplained, partly hidden card candidates.
+
+    ``accept`` says whether a quad that is a card only if it reads as one (``CardQuad.verify``, in frame
+    pixels) is a card: it is asked before the paper left unexplained is looked at for partly hidden cards, so
+    a quad refused neither explains paper nor gives the deck's size. Without it every such quad is kept.
+    """
     if frame is None or frame.ndim != 3 or frame.size == 0:
         return [], []
     h, w = frame.shape[:2]
@@ -298,8 +305,13 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     edge_blobs: list[np.ndarray] = []
     contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else []):
-        if links[3] != -1 or cv2.contourArea(contour) < _MIN_AREA * frame_area:
-            continue  # holes trace the outside of an edge; the region inside it is what we want
+        if cv2.contourArea(contour) < _MIN_AREA * frame_area:
+            continue
+        if links[3] != -1:
+            # a hole traces the outside of an edge: of a card's whole outline where the edges of its picture or
+            # pips cut the paper inside into pieces that fit no card (a court card); a card only if it reads as one
+            relaxed += [CardQuad(order_quad(q), f * 0.97) for q, f in _fit_quads(contour, frame_area)]
+            continue
         for q, f in _fit_quads(contour, frame_area):
             if _paper_fraction(mask, q) > 0.25:
                 candidates.append(CardQuad(order_quad(q), f * 0.99))
@@ -322,6 +334,8 @@ def find_cards_and_corners(frame: np.ndarray) -> tuple[list[CardQuad], list[Corn
     kept.sort(key=lambda q: -q.area)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     kept = [q for q in kept if not _several_cards(gray, q.corners)]  # a fan that looks like one card is its cards
+    if accept is not None:
+        kept = [q for q in kept if not q.verify or accept(CardQuad(order_quad(q.corners / scale), q.fill, True))]
     partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs, gray)
     quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify) for q in kept]
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),

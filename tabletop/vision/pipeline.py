@@ -26,10 +26,10 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
         raise InvalidInputError("not a colour image (expected an H×W×3 BGR array)", code="bad-image")
     reader = reader or shipped_reader()
-    quads, partial = find_cards_and_corners(image)
+    quads, partial = find_cards_and_corners(image, lambda quad: _reads_as_card(reader.read(warp_card(image, quad))))
     readings = [reader.read(warp_card(image, quad)) for quad in quads]
     trusted = [i for i, (q, r) in enumerate(zip(quads, readings))
-               if not q.verify or (r.rank is not None and r.confidence >= _PARTIAL_MIN_CONFIDENCE)]
+               if not q.verify or _reads_as_card(r)]
     if len(trusted) < len(quads):  # quads of the relaxed paper measure are cards only if they read as cards
         renumber = {old: new for new, old in enumerate(trusted)}
         quads, readings = [quads[i] for i in trusted], [readings[i] for i in trusted]
@@ -54,6 +54,10 @@ _WEAK = 0.5
 """A whole card read less surely than this may be a bad fit: its blob's corners are read as well."""
 _PARTIAL_MIN_CONFIDENCE = 0.5
 """A partly hidden card is kept only when its one visible index reads at least this surely (the verifier)."""
+
+
+def _reads_as_card(reading) -> bool:
+    return reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE
 
 
 def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader) -> list[tuple]:
