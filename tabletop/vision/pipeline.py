@@ -75,8 +75,10 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             read.append((reading, cand))
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
+    measured = [c for _, c in read if not c.confirm]
     steady = {id(c) for r, c in guessed
-              if any(o is not c and r2.rank is r.rank and _next_size(c, o) for r2, o in guessed)}
+              if any(o is not c and r2.rank is r.rank and _next_size(c, o) for r2, o in guessed)
+              or any(_larger_on_same_corner(c, o) and c.short_side <= _GROWN * o.short_side for o in measured)}
     read = [(r, c) for r, c in read if not c.confirm or _two_agree(r) or id(c) in steady]
     read = [(r, c) for r, c in read if _two_agree(r) or not any(_larger_on_same_corner(other, c) for _, other in read)]
     read.sort(key=lambda rc: -rc[0].confidence)
@@ -111,6 +113,10 @@ def _same_corner(a, b) -> bool:
 
 
 _LARGER = 1.1
+_GROWN = 1.5
+"""A guessed size up to this much larger than a measured one that reads at its corner is believed over it: the
+corner's edges end where paper or a pen cuts them, and a view up to 1.7 times too large still holds the index
+whole (rendered cards: every confident one-corner read right at 1.0-1.7 times the card's size)."""
 
 
 def _next_size(a, b) -> bool:

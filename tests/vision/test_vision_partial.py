@@ -164,3 +164,29 @@ def test_a_size_only_guessed_is_believed_when_the_next_size_guessed_reads_the_sa
     assert steady >= 11, f"{steady} of {total}"  # 12 of 12; none when a guessed size needed both indices
     assert wrong == 0
     assert alone == 0  # one guess alone is no card
+
+
+def test_a_guessed_size_larger_than_a_measured_one_that_reads_at_its_corner_is_believed() -> None:
+    # the corner's edges measured the card too small (they end where a pen or paper cuts them) and its far
+    # index is under a book: the ladder's larger guess that also reads there is the card, not the measured one
+    rng = np.random.default_rng(55)
+    deck = Card.deck()
+    total = grown = wrong = 0
+    for _ in range(12):
+        card = deck[int(rng.integers(52))]
+        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+        quad = order_quad(scene.cards[0].quad)
+        down, across = quad[3] - quad[0], quad[1] - quad[0]
+        start = quad[0] + 0.6 * down
+        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
+                         start - 0.3 * across + 2 * down])
+        image = scene.image.copy()
+        cv2.fillConvexPoly(image, book.astype(np.int32), (60, 50, 40))
+        measured, guessed = (CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1),
+                                             -1, confirm) for size, confirm in ((0.8, False), (1.0, True)))
+        kept = _partly_hidden(image, [measured, guessed], [], shipped_reader())
+        total += 1
+        grown += [cand for _, cand in kept] == [guessed]
+        wrong += sum(reading.rank is not card.rank for reading, _ in kept)
+    assert grown >= 11, f"{grown} of {total}"  # 12 of 12; 0 of 12 when a lone guess needed both indices
+    assert wrong == 0
