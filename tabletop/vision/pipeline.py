@@ -35,6 +35,7 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
         quads, readings = [quads[i] for i in trusted], [readings[i] for i in trusted]
         partial = [replace(c, under=renumber.get(c.under, -1)) for c in partial]
     weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
+    partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader)
     # a corner read replaces a weakly read whole card only when it is the surer reading
@@ -54,6 +55,26 @@ _WEAK = 0.5
 """A whole card read less surely than this may be a bad fit: its blob's corners are read as well."""
 _PARTIAL_MIN_CONFIDENCE = 0.5
 """A partly hidden card is kept only when its one visible index reads at least this surely (the verifier)."""
+
+
+_DECK_SPREAD = (0.6, 1 / 0.6)
+"""Sizes of one deck's cards across a frame, relative to those read surely: the perspective of a camera
+tilted up to about 40 degrees."""
+
+
+def _one_deck(partial: list, quads: list, readings: list) -> list:
+    """The corner candidates of a size one deck's cards can have in this frame: no smaller or larger than a
+    camera's tilt makes the whole cards read surely (both indices agreeing), when there are any."""
+    sure = [_long_side(q.corners) for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
+    if not sure:
+        return partial
+    deck = float(np.median(sure))
+    return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
+
+
+def _long_side(corners: np.ndarray) -> float:
+    e = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    return float(max(e[0] + e[2], e[1] + e[3]) / 2)
 
 
 def _reads_as_card(reading) -> bool:

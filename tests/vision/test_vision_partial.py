@@ -190,3 +190,23 @@ def test_a_guessed_size_larger_than_a_measured_one_that_reads_at_its_corner_is_b
         wrong += sum(reading.rank is not card.rank for reading, _ in kept)
     assert grown >= 11, f"{grown} of {total}"  # 12 of 12; 0 of 12 when a lone guess needed both indices
     assert wrong == 0
+
+
+def test_a_card_seen_in_part_is_of_the_size_of_the_deck_read_whole() -> None:
+    # IMG_2588 (real): a 25-pixel corner hypothesis among cards 130 pixels long read a pip as a sure 4 and took
+    # the label of the king it lay on; one deck's cards differ in size only by the camera's tilt
+    from tabletop.vision.finder import CardQuad
+    from tabletop.vision.pipeline import _one_deck
+    from tabletop.vision.reader import Reading
+
+    def card(x: float, long: float) -> np.ndarray:
+        short = long * 63 / 88
+        return np.array([[x, 0], [x + short, 0], [x + short, long], [x, long]], np.float32)
+
+    quads = [CardQuad(card(x, 130)) for x in (0, 200, 400)]
+    readings = [Reading(card.rank, card.suit, 0.95, 2) for card in (Card.parse("9S"), Card.parse("AH"), Card.parse("KD"))]
+    partial = [CornerCandidate(card(600, long), (600, 0, 10, 10)) for long in (25, 90, 130, 200, 260)]
+    assert [round(c.corners[2, 1]) for c in _one_deck(partial, quads, readings)] == [90, 130, 200]
+    # with no whole card read from both corners there is no deck size to go by
+    unsure = [Reading(r.rank, r.suit, 0.7, 1) for r in readings]
+    assert len(_one_deck(partial, quads, unsure)) == len(partial)
