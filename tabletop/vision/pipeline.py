@@ -85,13 +85,9 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
-        view = warp_card(image, CardQuad(cand.corners))
-        reading = reader.read(view, first_corner_only=True)
-        if reading.rank is not None:
-            # where the card's opposite index is in view and reads the same, the hypothesis is a whole card
-            both = reader.read(view)
-            if both.rank is reading.rank and _two_agree(both):
-                reading = both
+        reading, both = reader.read_first_and_both(warp_card(image, CardQuad(cand.corners)))
+        if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
+            reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
         if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:
             read.append((reading, cand))
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same

@@ -59,19 +59,31 @@ class Reader:
         ``first_corner_only``: read only the top-left index (a partly hidden card, whose other
         corner may show another card).
         """
-        rank_probs, suit_probs = [], []
         corners = card_corners(view)
-        for corner in corners[:1] if first_corner_only else corners:
-            glyphs = corner_glyphs(corner)
-            if glyphs is None:
-                continue
-            probs = self.rank_model.probabilities(rank_features(glyphs))[0]
-            if self.rank_model.classes[int(np.argmax(probs))] not in _RANK_SYMBOLS:
-                continue  # the blob found is not a rank (a pip where the index was missed)
-            rank_probs.append(probs)
-            suit = suit_features(glyphs)
-            if suit is not None:
-                suit_probs.append(self.suit_model.probabilities(suit)[0])
+        return self._combine([self._corner(c) for c in (corners[:1] if first_corner_only else corners)])
+
+    def read_first_and_both(self, view: np.ndarray) -> tuple[Reading, Reading]:
+        """``read(view, first_corner_only=True)`` and, if that names a rank, ``read(view)`` (else the same
+        reading again), each corner read once."""
+        first_corner, far_corner = card_corners(view)
+        first = self._corner(first_corner)
+        alone = self._combine([first])
+        return (alone, alone) if first is None else (alone, self._combine([first, self._corner(far_corner)]))
+
+    def _corner(self, corner: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """Rank and suit probabilities of one upright corner crop, or None if it shows no rank."""
+        glyphs = corner_glyphs(corner)
+        if glyphs is None:
+            return None
+        probs = self.rank_model.probabilities(rank_features(glyphs))[0]
+        if self.rank_model.classes[int(np.argmax(probs))] not in _RANK_SYMBOLS:
+            return None  # the blob found is not a rank (a pip where the index was missed)
+        suit = suit_features(glyphs)
+        return probs, (self.suit_model.probabilities(suit)[0] if suit is not None else None)
+
+    def _combine(self, read: list) -> Reading:
+        rank_probs = [r[0] for r in read if r is not None]
+        suit_probs = [r[1] for r in read if r is not None and r[1] is not None]
         if not rank_probs:
             return Reading(None, None, 0.0, 0)
         combined = np.mean(rank_probs, axis=0)
