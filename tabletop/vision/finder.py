@@ -343,7 +343,7 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     return quads, corners
 
 
-_LADDER = 1.2  # step between the card sizes tried at a corner when nothing gives the card's size
+SIZE_LADDER = 1.2  # step between the card sizes tried at a corner when nothing gives the card's size
 _HOLDER = 3.5  # a quad this many times a card's area can hold cards: paper under them, not a card
 _CORNER_ANGLE = 0.34  # |cos| of the angle between a corner's edges: within 70..110 degrees
 _CORNER_COVER = 0.93  # share of a hypothesised card that must be paper (or a card lying on it)
@@ -608,7 +608,7 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                             hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip)
                             if hung is not None and hung[1]:
                                 guessed.append(replace(hung[0], confirm=True))
-                        long_side *= _LADDER
+                        long_side *= SIZE_LADDER
                 # a card partly under a book or a cloth only where no card lying wholly on paper fits that corner
                 out += (on_paper or partly_covered) + guessed
     return out

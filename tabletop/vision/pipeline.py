@@ -9,7 +9,7 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import _LADDER, CardQuad, find_cards_and_corners, warp_card
+from tabletop.vision.finder import SIZE_LADDER, CardQuad, find_cards_and_corners, warp_card
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see"]
@@ -139,7 +139,7 @@ whole (rendered cards: every confident one-corner read right at 1.0-1.7 times th
 def _next_size(a, b) -> bool:
     """True if ``b`` is ``a`` hung on the same corner one step of the finder's ladder of sizes larger or smaller."""
     ratio = max(a.short_side, b.short_side) / max(1e-6, min(a.short_side, b.short_side))
-    return _LADDER / 1.1 < ratio < _LADDER * 1.1 and _same_corner(a, b)
+    return SIZE_LADDER / 1.1 < ratio < SIZE_LADDER * 1.1 and _same_corner(a, b)
 
 
 def _two_agree(reading) -> bool:
