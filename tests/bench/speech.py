@@ -10,7 +10,8 @@ Prints, per recogniser:
   clean and with babble + table noise at 20, 10 and 6 dB SNR);
 - the same, said in the game phase it belongs to and heard with that phase's context (the
   game path: narrower grammars), and the ceiling of each (a perfect transcript's score);
-- the share of chatter wrongly turned into an intent;
+- the share of chatter wrongly turned into an intent, clean and at 20 dB, and at 10 and 6 dB, and
+  of noise alone (room noise, card clicks, other people talking);
 - decode time after the end of speech (median, p95: streamed decode, then the final step),
   whole-file decode time, and the real-time factor.
 """
@@ -84,6 +85,26 @@ def chatter_set(n: int) -> list[str]:
     pool = list(dict.fromkeys(list(synth.CHATTER) + list(MORE_CHATTER)))
     out = [s for s in pool if parse(s, PLAYERS) is None]
     return out[:n]
+
+
+def noise_alone(k: int, seed: int):
+    """1-3 s with nobody speaking to the referee: room noise, card clicks, or others talking."""
+    import numpy as np
+
+    from tabletop.speech.audio import SAMPLE_RATE, Utterance
+
+    n = SAMPLE_RATE * (1 + k % 3)
+    kind = k % 4
+    if kind == 0:
+        x = synth.table_noise(n, seed=seed + k) * 1500
+    elif kind == 1:
+        x = synth.babble(n, seed=seed + k) * 1200
+    elif kind == 2:
+        x = synth.babble(n, seed=seed + k, talkers=2) * 2500
+    else:
+        x = synth.card_clicks(n, seed=seed + k) * 3000
+    x = x + synth.noise_floor(n, -58.0, seed=seed + k)
+    return Utterance(np.clip(np.round(x), -32768, 32767).astype(np.int16), source="noise")
 
 
 def intent_json(transcript, context=None):
@@ -208,15 +229,26 @@ def bench_synth(recogniser, n: int, chatter_n: int) -> None:
         print("  some misses:")
         print("\n".join(errors))
     chatter = chatter_set(chatter_n)
+    for snrs in ((None, 20), (10, 6)):
+        accepted = 0
+        for i, text in enumerate(chatter):
+            snr = snrs[i % 2]
+            u = synth.realistic(text, voice=BENCH_VOICES[i % len(BENCH_VOICES)], speed=SPEEDS[i % 3], snr_db=snr, seed=i)
+            heard = recogniser.hear(u)
+            if intent_json(heard) is not None:
+                accepted += 1
+                if accepted <= 3:
+                    print(f"    chatter accepted ({snr or 'clean'}): {text!r} -> {heard.text!r}")
+        label = " / ".join("clean" if s is None else f"{s} dB" for s in snrs)
+        print(f"  chatter accepted as a command, {label}: {pct(accepted, len(chatter))}")
     accepted = 0
-    for i, text in enumerate(chatter):
-        u = synth.realistic(text, voice=BENCH_VOICES[i % len(BENCH_VOICES)], speed=SPEEDS[i % 3], snr_db=(None, 20)[i % 2], seed=i)
-        heard = recogniser.hear(u)
+    for k in range(chatter_n // 2):
+        heard = recogniser.hear(noise_alone(k, seed=9100))
         if intent_json(heard) is not None:
             accepted += 1
-            if accepted <= 5:
-                print(f"    chatter accepted: {text!r} -> {heard.text!r}")
-    print(f"  chatter accepted as a command: {pct(accepted, len(chatter))}")
+            if accepted <= 3:
+                print(f"    noise accepted: {heard.text!r}")
+    print(f"  noise alone (room, cards, others talking; nobody speaks to tabletop) accepted: {pct(accepted, chatter_n // 2)}")
     if latencies:
         lat = sorted(latencies)
         print(f"  decode after end of speech (streamed): median {statistics.median(lat):.0f} ms, p95 {lat[int(0.95 * (len(lat) - 1))]:.0f} ms")
