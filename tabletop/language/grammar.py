@@ -13,8 +13,8 @@
 
 With a :class:`~tabletop.language.context.Context`, intents unlikely in the phase (phase cost >=
 ``phases.drop`` in vocabulary.yaml) are left out, an ask's target is one of ``context.askable``,
-its rank is not booked, and asks for a specific card are left out unless ``context.asking`` is
-"specific-card". With ``context=None`` the whole vocabulary is compiled.
+its rank is not booked, an answer's rank (in the answer, count and confirm phases) is the rank
+asked for, and asks for a specific card are left out unless ``context.asking`` is "specific-card". With ``context=None`` the whole vocabulary is compiled.
 
 >>> "public <command>" in jsgf(["Ana", "Ben"])
 True
@@ -44,6 +44,8 @@ FILLERS = ("um", "uh", "okay", "hey", "so", "well", "oh")
 """Filler words ``jsgf(fillers=True)`` accepts before a command (all are skip words of the vocabulary)."""
 
 _RANK_LISTS_FILTERED_IN = {"ask"}
+_ANSWERS = {"answer", "go_fish"}
+_ANSWERING_PHASES = {"answer", "count", "confirm"}
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,16 @@ class _Compiled:
         if self.context is not None and intent in _RANK_LISTS_FILTERED_IN and slot.slot == "rank" and self.context.booked:
             booked = {r.symbol for r in self.context.booked}
             out = [c for c in out if str(c.out) not in booked] or out
+        if self._answering(slot, intent):
+            asked = self.context.rank.symbol  # type: ignore[union-attr]
+            out = [c for c in out if str(c.out) == asked] or out
         return out
+
+    def _answering(self, slot: Slot, intent: str) -> bool:
+        """True for the rank an answer names while an ask is open: "yes, two queens" answers the ask for
+        queens, and an answer naming another rank is no answer to it (the recogniser need not listen for one)."""
+        return (self.context is not None and self.context.rank is not None and intent in _ANSWERS
+                and slot.slot in ("rank", "_rank") and self.context.phase in _ANSWERING_PHASES)
 
     def list_key(self, slot: Slot, intent: str) -> str:
         wl = self.vocab.lists[slot.list_name]
@@ -108,6 +119,8 @@ class _Compiled:
             return "names"
         if self.context is not None and intent in _RANK_LISTS_FILTERED_IN and slot.slot == "rank" and self.context.booked:
             return f"{slot.list_name}_open"
+        if self._answering(slot, intent):
+            return f"{slot.list_name}_asked"
         return slot.list_name
 
 

@@ -240,6 +240,29 @@ def test_a_context_grammar_drops_unlikely_intents_and_restricts_asks() -> None:
     assert rules
 
 
+@pytest.mark.parametrize("phase", ["answer", "count", "confirm"])
+def test_an_answer_names_only_the_rank_asked_for(phase: str) -> None:
+    # "yes, two sevens" answers an ask for sevens; listening for "yes one eight" as well let the
+    # recogniser add a rank to a plain "yes one" (tabletop demo's Ben, heard as "yes one eight")
+    ctx = Context(players=PLAYERS, current="Ana", phase=phase, asker="Ana", target="Ben", rank=Rank.SEVEN)
+    rank_words = {"ace", "aces", "two", "twos", "three", "threes", "four", "fours", "five", "fives", "six",
+                  "sixes", "seven", "sevens", "eight", "eights", "nine", "nines", "ten", "tens", "jack", "jacks",
+                  "queen", "queens", "king", "kings"}
+    counts = {"one", "two", "three", "a", "an"}
+    answered = 0
+    for sentence, intent in sample_sentences(PLAYERS, 400, seed=3, context=ctx):
+        if intent.to_json()["type"] in ("answer", "go_fish"):
+            named = {w for w in sentence.split() if w in rank_words} - counts
+            assert named <= {"seven", "sevens"}, sentence
+            answered += bool(named)
+    assert answered > 0  # some answers do name the rank
+    text = jsgf(PLAYERS, ctx)
+    assert "<rank_asked> = seven | sevens;" in text
+    assert any("eights" in phrase for phrase in vosk_phrases(PLAYERS, ctx))  # an ask or a book may still name any rank
+    ask_phase = jsgf(PLAYERS, Context(players=PLAYERS, current="Ana", phase="ask", rank=Rank.SEVEN))
+    assert "<rank_asked>" not in ask_phase
+
+
 def test_card_asks_are_in_a_context_grammar_only_under_specific_card() -> None:
     plain = jsgf(PLAYERS, Context(players=PLAYERS, current="Ana", phase="ask"))
     cards = jsgf(PLAYERS, Context(players=PLAYERS, current="Ana", phase="ask", asking="specific-card"))
