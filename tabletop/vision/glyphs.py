@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from tabletop.vision.finder import VIEW_H, VIEW_W
+from tabletop.vision.finder import VIEW_H, VIEW_W, WARP_BLOCK
 
-__all__ = ["hog", "CornerGlyphs", "corner_glyphs", "rank_features", "suit_features", "card_corners"]
+__all__ = ["hog", "CornerGlyphs", "corner_glyphs", "rank_features", "suit_features", "card_corners",
+           "first_corner", "FIRST_INDEX_VIEW"]
 
 _CORNER_W, _CORNER_H = int(0.27 * VIEW_W), int(0.36 * VIEW_H)
 _RANK_SIDE, _SUIT_SIDE = 32, 24
+FIRST_INDEX_VIEW = (-(-_CORNER_W // WARP_BLOCK) * WARP_BLOCK, _CORNER_H)
+"""(width, height) of the top-left part of a card view that holds its first index corner, for ``warp_card``."""
 
 
 def hog(image: np.ndarray, cell: int, bins: int = 9) -> np.ndarray:
@@ -61,10 +64,18 @@ class CornerGlyphs:
 
 
 def card_corners(view: np.ndarray) -> list[np.ndarray]:
-    """The two index corners of a standard card view, each turned upright (top-left, then bottom-right)."""
+    """The two index corners of a standard card view, each turned upright (top-left, then bottom-right).
+
+    A view of its top left only (``FIRST_INDEX_VIEW``) has only the first: call ``first_corner``.
+    """
     top_left = view[:_CORNER_H, :_CORNER_W]
     bottom_right = view[VIEW_H - _CORNER_H :, VIEW_W - _CORNER_W :][::-1, ::-1]
     return [np.ascontiguousarray(top_left), np.ascontiguousarray(bottom_right)]
+
+
+def first_corner(view: np.ndarray) -> np.ndarray:
+    """The top-left index corner of a card view, or of its top left only (``FIRST_INDEX_VIEW``)."""
+    return np.ascontiguousarray(view[:_CORNER_H, :_CORNER_W])
 
 
 def _ink(corner: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ import numpy as np
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
 from tabletop.vision.finder import SIZE_LADDER, CardQuad, find_cards_and_corners, warp_card
+from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see"]
@@ -85,7 +86,9 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
-        reading, both = reader.read_first_and_both(warp_card(image, CardQuad(cand.corners)))
+        quad = CardQuad(cand.corners)
+        reading, both = reader.read_first_and_both(warp_card(image, quad, FIRST_INDEX_VIEW),
+                                                   lambda: warp_card(image, quad))
         if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
             reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
         if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:

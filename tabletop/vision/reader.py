@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import numpy as np
 
 from tabletop.cards import Rank, Suit
 from tabletop.errors import SetupError
-from tabletop.vision.glyphs import card_corners, corner_glyphs, rank_features, suit_features
+from tabletop.vision.glyphs import card_corners, corner_glyphs, first_corner, rank_features, suit_features
 from tabletop.vision.mlp import Mlp
 from tabletop.vision.store import RANK_FILE, SUIT_FILE, model_dir
 
@@ -62,13 +63,20 @@ class Reader:
         corners = card_corners(view)
         return self._combine([self._corner(c) for c in (corners[:1] if first_corner_only else corners)])
 
-    def read_first_and_both(self, view: np.ndarray) -> tuple[Reading, Reading]:
+    def read_first_and_both(self, view: np.ndarray, whole: Callable[[], np.ndarray] | None = None,
+                            ) -> tuple[Reading, Reading]:
         """``read(view, first_corner_only=True)`` and, if that names a rank, ``read(view)`` (else the same
-        reading again), each corner read once."""
-        first_corner, far_corner = card_corners(view)
-        first = self._corner(first_corner)
+        reading again), each corner read once.
+
+        ``view`` may be the view's top left only (``FIRST_INDEX_VIEW``), and ``whole`` then gives the whole
+        view: it is warped only when the first index names a rank (most hypotheses' first index does not).
+        """
+        first = self._corner(first_corner(view))
         alone = self._combine([first])
-        return (alone, alone) if first is None else (alone, self._combine([first, self._corner(far_corner)]))
+        if first is None:
+            return alone, alone
+        far_corner = card_corners(view if whole is None else whole())[1]
+        return alone, self._combine([first, self._corner(far_corner)])
 
     def _corner(self, corner: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
         """Rank and suit probabilities of one upright corner crop, or None if it shows no rank."""

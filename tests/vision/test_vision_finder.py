@@ -8,6 +8,7 @@ import pytest
 
 from tabletop.cards import Card
 from tabletop.vision.finder import VIEW_H, VIEW_W, find_cards, order_quad, warp_card
+from tabletop.vision.glyphs import FIRST_INDEX_VIEW, card_corners, first_corner
 from tabletop.vision.render import render_scene
 
 from vision_helpers import cards
@@ -41,6 +42,21 @@ def test_one_card_is_found_and_warped_to_the_standard_view() -> None:
     view = warp_card(scene.image, quads[0])
     assert view.shape == (VIEW_H, VIEW_W, 3)
     assert view[VIEW_H // 2 - 20 : VIEW_H // 2 + 20, 10:40].mean() > 120  # paper, not table
+
+
+def test_partial_warp_is_the_views_top_left() -> None:
+    """The first index read from a view of the top left only is read from the same pixels as in the whole view."""
+    rng = np.random.default_rng(5)
+    scene = render_scene(cards("7 of hearts", "K of spades", "10 of clubs"), rng, perspective=0.2, effects=1.0)
+    height, width = scene.image.shape[:2]
+    for _ in range(300):
+        spread = rng.uniform(20, 300)
+        quad = order_quad(rng.uniform([0, 0], [width, height], (1, 2)) + np.cumsum(rng.normal(0, spread, (4, 2)), axis=0))
+        whole = warp_card(scene.image, quad)
+        part = warp_card(scene.image, quad, FIRST_INDEX_VIEW)
+        assert part.shape == (FIRST_INDEX_VIEW[1], FIRST_INDEX_VIEW[0], 3)
+        assert np.array_equal(first_corner(part), card_corners(whole)[0])
+        assert np.array_equal(part, whole[: FIRST_INDEX_VIEW[1], : FIRST_INDEX_VIEW[0]])
 
 
 @pytest.mark.parametrize("count", [1, 2, 4, 6, 8])
