@@ -87,3 +87,17 @@ def test_a_view_hung_on_the_pips_of_a_card_reads_as_no_rank() -> None:
         reading = reader.read(decoy_view(render_card(card, random_style(rng, HELD_OUT_FONTS), rng), rng))
         read += reading.rank is not None and reading.confidence >= 0.3
     assert read <= 3, f"{read} of 60 read as a rank"  # 0 when written; 11 before the build showed it such views
+
+
+def test_paper_level_is_numpys_90th_percentile() -> None:
+    """The index's paper level is counted, not sorted, and is np.percentile's to the last bit."""
+    from tabletop.vision.glyphs import _percentile_90
+
+    rng = np.random.default_rng(3)
+    for i in range(3000):
+        n = int(rng.choice([1, 2, 3, 10, 11, 5400, int(rng.integers(1, 6000))]))
+        values = (rng.integers(0, 256, n) if i % 3 == 0 else rng.normal(200, rng.uniform(0.1, 30), n) if i % 3 == 1
+                  else rng.choice([10, 200, 201], n))
+        values8 = np.clip(values, 0, 255).astype(np.uint8).reshape(-1, 1)
+        floats = values8.astype(np.float32)
+        assert _percentile_90(values8, floats) == float(np.percentile(floats, 90))
