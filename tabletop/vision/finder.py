@@ -16,6 +16,7 @@ shape as a whole is taken for its cards.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -263,7 +264,8 @@ def _within(points: np.ndarray, width: int, height: int) -> bool:
 
 def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 2.5) -> bool:
     """True if an edge of the quad runs along the frame border: a shape cut off by the picture's edge."""
-    for a, b in zip(corners, np.roll(corners, -1, axis=0)):
+    points = np.asarray(corners).tolist()  # plain floats: a few comparisons, not numpy's per-call cost
+    for a, b in zip(points, points[1:] + points[:1]):
         for axis, limit in ((0, 0), (0, width - 1), (1, 0), (1, height - 1)):
             if abs(a[axis] - limit) < margin and abs(b[axis] - limit) < margin:
                 return True
@@ -404,30 +406,31 @@ def _side_lines(gray: np.ndarray, start: np.ndarray, along: np.ndarray, down: np
         return []
     ds = np.linspace(depths[0], depths[1], 24, dtype=np.float32)
     grid = np.arange(first - 2, last + 2, 1.0, dtype=np.float32)[: len(offsets) + 4]  # offsets and 2 either side
-    flat = gray.reshape(-1)
-    line = np.zeros(len(offsets), bool)
-    for angle in (-0.07, -0.035, 0.0, 0.035, 0.07):  # the cards of a fan lie a few degrees apart
-        slant = (np.cos(angle) * down + np.sin(angle) * along).astype(np.float32)
-        points = start + grid[:, None, None] * along + ds[None, :, None] * slant
-        xs, ys = np.rint(points[..., 0]).astype(np.int32), np.rint(points[..., 1]).astype(np.int32)
-        ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-        values = flat[np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)].astype(np.int16)
-        step = values[4:] - values[:-4]  # across each offset, from 2 before it to 2 after
-        both = ok[4:] & ok[:-4]
-        rising, falling = (step > 6) & both, (step < -6) & both
-        share = np.maximum(rising.mean(axis=1), falling.mean(axis=1))
-        # and from its very start: a court picture's frame begins a little way in from the card's edge
-        head = np.maximum(rising[:, :4].mean(axis=1), falling[:, :4].mean(axis=1))
-        line |= (share >= need) & (head >= 0.75) & both.all(axis=1)
-    found: list[float] = []
-    run: list[float] = []
-    for offset, on in zip(list(offsets) + [np.inf], list(line) + [False]):
-        if on:
-            run.append(float(offset))
-        elif run:
-            found.append(float(np.mean(run)))
-            run = []
-    return found
+    # the cards of a fan lie a few degrees apart: every slant is sampled at once (angle, offset, depth)
+    slants = np.array([(np.cos(angle) * down + np.sin(angle) * along).astype(np.float32) for angle in _FAN_ANGLES])
+    # x and y apart, each (angle, offset, depth): the same sums as start + offset * along + depth * slant
+    xs = np.rint((start[0] + grid * along[0])[None, :, None] + (ds[None, :] * slants[:, :1])[:, None, :]).astype(np.int32)
+    ys = np.rint((start[1] + grid * along[1])[None, :, None] + (ds[None, :] * slants[:, 1:])[:, None, :]).astype(np.int32)
+    ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    where = ys * width + xs
+    where[~ok] = 0  # off the picture: any pixel, never counted
+    values = gray.reshape(-1)[where].astype(np.int16)
+    step = values[:, 4:] - values[:, :-4]  # across each offset, from 2 before it to 2 after
+    both = ok[:, 4:] & ok[:, :-4]
+    rising, falling = (step > 6) & both, (step < -6) & both
+    depth = ds.size
+    share = np.maximum(np.count_nonzero(rising, axis=2) / depth, np.count_nonzero(falling, axis=2) / depth)
+    # and from its very start: a court picture's frame begins a little way in from the card's edge
+    head = np.maximum(np.count_nonzero(rising[:, :, :4], axis=2) / 4, np.count_nonzero(falling[:, :, :4], axis=2) / 4)
+    line = ((share >= need) & (head >= 0.75) & both.all(axis=2)).any(axis=0)
+    on = np.flatnonzero(line)
+    if not len(on):
+        return []
+    runs = np.split(on, np.flatnonzero(np.diff(on) != 1) + 1)  # each line is a few offsets wide: its middle
+    return [float(np.mean(offsets[run].astype(np.float64))) for run in runs]
+
+
+_FAN_ANGLES = (-0.07, -0.035, 0.0, 0.035, 0.07)
 
 
 def _fan_lines(corner: np.ndarray, a: np.ndarray, b: np.ndarray, short_side: float, long_side: float,
@@ -474,28 +477,33 @@ def _several_cards(gray: np.ndarray, quad: np.ndarray) -> bool:
 
 def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float, blob: np.ndarray,
                blob_dilated: np.ndarray, covered: np.ndarray, under: int, strip: float | None,
-               ) -> tuple[CornerCandidate, bool] | None:
+               on_paper_only: bool = False) -> tuple[CornerCandidate, bool] | None:
     """A card of ``long_side`` hung on the corner ``spot`` (short side along ``a``, long along ``b``), if it
     fits: its index corner in the picture, on paper (or its index corner on paper with something lying on the
     rest), and enough of it in view (up to ``strip`` along ``a`` in a fan). Also whether it lies wholly on paper.
+    ``on_paper_only``: None as soon as it is seen not to lie wholly on paper (the sizes only guessed).
     """
     height, width = blob.shape
     short_side = long_side / _ASPECT
     quad = np.array([spot, spot + short_side * a, spot + short_side * a + long_side * b,
                      spot + long_side * b], np.float32)
     # work in the quad's bounding box only (same result as on the whole frame, faster)
-    x0, y0 = max(0, int(np.floor(quad[:, 0].min()))), max(0, int(np.floor(quad[:, 1].min())))
-    x1, y1 = min(width, int(np.ceil(quad[:, 0].max())) + 1), min(height, int(np.ceil(quad[:, 1].max())) + 1)
+    xs, ys = quad[:, 0].tolist(), quad[:, 1].tolist()
+    x0, y0 = max(0, math.floor(min(xs))), max(0, math.floor(min(ys)))
+    x1, y1 = min(width, math.ceil(max(xs)) + 1), min(height, math.ceil(max(ys)) + 1)
     if x1 <= x0 or y1 <= y0:
         return None
+    index_zone = spot + _INDEX_ZONE @ np.array([short_side * a, long_side * b], np.float32)
+    if not _within(index_zone, width, height):
+        return None  # a card running off the picture is read only if its index corner is in it
     region = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)
     inside = np.count_nonzero(region)
-    index_zone = spot + np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32) @ np.array(
-        [short_side * a, long_side * b], np.float32)
-    if inside < 0.35 * short_side * long_side or not _within(index_zone, width, height):
-        return None  # a card running off the picture is read only if its index corner is in it
+    if inside < 0.35 * short_side * long_side:
+        return None
     cover = np.count_nonzero(region & blob_dilated[y0:y1, x0:x1]) / inside
+    if on_paper_only and cover < _CORNER_COVER:
+        return None
     if cover < _CORNER_COVER and (cover < _COVERED_BY_OTHER
                                   or _zone_cover(index_zone, blob_dilated) < _CORNER_COVER):
         return None  # not on paper, unless its index corner is and something else lies on the rest
@@ -511,6 +519,10 @@ def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float,
     sx, sy, sw, sh = cv2.boundingRect(shown)
     # every size that fits is a candidate: the reader's confidence picks among them
     return CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under), cover >= _CORNER_COVER
+
+
+_INDEX_ZONE = np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32)
+"""Corners of a card's index zone, in shares of its short and long sides from its index corner."""
 
 
 def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tuple[int, int],
@@ -617,7 +629,8 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                     long_side = min_long
                     while long_side <= max_long:
                         if not any(abs(long_side - t) < 0.06 * t for t in tried):
-                            hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip)
+                            hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip,
+                                              on_paper_only=True)
                             if hung is not None and hung[1]:
                                 guessed.append(replace(hung[0], confirm=True))
                         long_side *= SIZE_LADDER
