@@ -221,10 +221,15 @@ def _split(blob: np.ndarray, frame_area: float, edges: np.ndarray | None = None)
         contours, _ = cv2.findContours(eroded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         found = []
         for contour in contours:
-            part = np.zeros_like(blob)
-            cv2.drawContours(part, [contour], -1, 255, -1)
-            part = cv2.dilate(part, kernel) & blob
-            cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            # grown back within the part's box, with room for the kernel and a clear frame for findContours:
+            # the part is empty outside it, so the same outline as on the whole blob
+            x, y, w, h = cv2.boundingRect(contour)
+            x0, y0 = max(0, x - radius - 2), max(0, y - radius - 2)
+            x1, y1 = min(blob.shape[1], x + w + radius + 2), min(blob.shape[0], y + h + radius + 2)
+            part = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.drawContours(part, [contour], -1, 255, -1, offset=(-x0, -y0))
+            part = cv2.dilate(part, kernel) & blob[y0:y1, x0:x1]
+            cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
             if cs:
                 found += _fit_quads(max(cs, key=cv2.contourArea), frame_area)
         if len(contours) > 1 and found:
@@ -521,6 +526,24 @@ def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float,
     return CornerCandidate(quad, (int(sx + x0), int(sy + y0), int(sw), int(sh)), under), cover >= _CORNER_COVER
 
 
+def _paper_round(blob: np.ndarray, contour: np.ndarray, bite: int) -> np.ndarray:
+    """The paper a card hung on ``blob`` may lie on: the blob a little grown, its bites closed.
+
+    Worked in the blob's box (with room for both): the blob is empty outside it, so the same result as on the
+    whole frame.
+    """
+    height, width = blob.shape
+    bx, by, bw, bh = cv2.boundingRect(contour)
+    pad = bite // 2 + 2
+    bx0, by0, bx1, by1 = max(0, bx - pad), max(0, by - pad), min(width, bx + bw + pad), min(height, by + bh + pad)
+    grown = np.zeros_like(blob)
+    grown[by0:by1, bx0:bx1] = cv2.dilate(blob[by0:by1, bx0:bx1], np.ones((5, 5), np.uint8))
+    # dark pips and court pictures touching a card's edge bite into its paper blob: they are still card
+    grown[by0:by1, bx0:bx1] = cv2.morphologyEx(grown[by0:by1, bx0:bx1], cv2.MORPH_CLOSE,
+                                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bite, bite)))
+    return grown
+
+
 _INDEX_ZONE = np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32)
 """Corners of a card's index zone, in shares of its short and long sides from its index corner."""
 
@@ -558,13 +581,7 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
         left = np.count_nonzero(blob & ~covered)
         unit = (known_long / _ASPECT) * known_long if known_long else min_long * min_long / _ASPECT
         explained = left < 0.25 * unit or left < 0.1 * blob_area  # by the whole cards found
-        blob_dilated = cv2.dilate(blob, np.ones((5, 5), np.uint8))
-        bx, by, bw, bh = cv2.boundingRect(contour)
-        pad = bite // 2 + 2
-        bx0, by0, bx1, by1 = max(0, bx - pad), max(0, by - pad), min(width, bx + bw + pad), min(height, by + bh + pad)
-        # dark pips and court pictures touching a card's edge bite into its paper blob: they are still card
-        blob_dilated[by0:by1, bx0:bx1] = cv2.morphologyEx(blob_dilated[by0:by1, bx0:bx1], cv2.MORPH_CLOSE,
-                                                         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bite, bite)))
+        blob_dilated = None  # made when a card is first hung on the blob (most blobs' corners hold none)
         perimeter = cv2.arcLength(contour, True)
         polygon = cv2.approxPolyDP(contour, max(2.0, 0.008 * perimeter), True)
         edges = _long_edges(polygon, max(6.0, 0.12 * min_long))
@@ -619,6 +636,8 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                     if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
                         continue
                     tried.append(long_side)
+                    if blob_dilated is None:
+                        blob_dilated = _paper_round(blob, contour, bite)
                     hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip)
                     if hung is not None:
                         (on_paper if hung[1] else partly_covered).append(hung[0])
@@ -629,6 +648,8 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                     long_side = min_long
                     while long_side <= max_long:
                         if not any(abs(long_side - t) < 0.06 * t for t in tried):
+                            if blob_dilated is None:
+                                blob_dilated = _paper_round(blob, contour, bite)
                             hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip,
                                               on_paper_only=True)
                             if hung is not None and hung[1]:

@@ -80,8 +80,7 @@ def first_corner(view: np.ndarray) -> np.ndarray:
 
 def _ink(corner: np.ndarray) -> np.ndarray:
     """Ink map 0..1: how far each pixel is from the paper colour (dark or coloured)."""
-    b, g, r = cv2.split(corner)
-    lowest8 = cv2.min(cv2.min(b, g), r)
+    lowest8 = np.minimum(np.minimum(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2])
     lowest = lowest8.astype(np.float32)
     paper = _percentile_90(lowest8, lowest)
     ink = (paper - lowest) / max(paper - float(lowest.min()), 40.0)
@@ -109,21 +108,20 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     binary = (strong | (local & (ink > 0.15))).astype(np.uint8)
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
     # long straight lines (a court card's picture frame, the card edge) are never part of the index
-    line = int(0.45 * h)
-    lines = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((line, 1), np.uint8))
-    lines |= cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, int(0.6 * w)), np.uint8))
-    binary &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    lines = None
+    for kernel, axis in (((int(0.45 * h), 1), 0), ((1, int(0.6 * w)), 1)):
+        if _may_hold_line(binary, max(kernel), axis):  # else opening it leaves nothing: not worth its cost
+            found = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones(kernel, np.uint8))
+            lines = found if lines is None else lines | found
+    if lines is not None:
+        binary &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    parts = []
-    for i in range(1, count):
-        x, y, bw, bh, area = stats[i]
-        if area < 12 or bh < 0.09 * h or bh > 0.5 * h or bw > 0.75 * w:
-            continue
-        if x == 0 or y == 0 or (y + bh >= h and bh > 0.25 * h):
-            continue  # the table past the card's edge (the view keeps a margin round the card)
-        if x > 0.45 * w or x + bw / 2 > 0.7 * w:  # too far in: the picture frame or a big pip
-            continue
-        parts.append((int(x), int(y), int(bw), int(bh)))
+    x, y, bw, bh, area = stats[1:].T
+    keep = ~((area < 12) | (bh < 0.09 * h) | (bh > 0.5 * h) | (bw > 0.75 * w))
+    keep &= ~((x == 0) | (y == 0) | ((y + bh >= h) & (bh > 0.25 * h)))  # the table past the card's edge (the
+    # view keeps a margin round the card)
+    keep &= ~((x > 0.45 * w) | (x + bw / 2 > 0.7 * w))  # too far in: the picture frame or a big pip
+    parts = [tuple(p) for p in stats[1:, :4][keep].tolist()]
     if not parts:
         return None
     parts.sort(key=lambda p: p[1])
@@ -150,6 +148,13 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     else:
         redness = 0.0
     return CornerGlyphs(rank_patch, suit_patch, redness)
+
+
+def _may_hold_line(binary: np.ndarray, length: int, axis: int) -> bool:
+    """False if opening ``binary`` (0/1) with a line ``length`` long across ``axis`` (0: a column) must leave
+    nothing: no column (row) holds as many pixels as the least part of the line that can lie in the image
+    (OpenCV's erosion counts pixels past the border as set, so a line centred at the border needs only half)."""
+    return int(binary.sum(axis=axis).max(initial=0)) >= min(length - length // 2, length // 2 + 1)
 
 
 def _same_line(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
