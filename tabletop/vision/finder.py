@@ -490,16 +490,17 @@ def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float,
     """
     height, width = blob.shape
     short_side = long_side / _ASPECT
-    quad = np.array([spot, spot + short_side * a, spot + short_side * a + long_side * b,
-                     spot + long_side * b], np.float32)
+    across, down = short_side * a, long_side * b
+    top_right = spot + across
+    quad = np.array([spot, top_right, top_right + down, spot + down], np.float32)
     # work in the quad's bounding box only (same result as on the whole frame, faster)
     xs, ys = quad[:, 0].tolist(), quad[:, 1].tolist()
     x0, y0 = max(0, math.floor(min(xs))), max(0, math.floor(min(ys)))
     x1, y1 = min(width, math.ceil(max(xs)) + 1), min(height, math.ceil(max(ys)) + 1)
     if x1 <= x0 or y1 <= y0:
         return None
-    index_zone = spot + _INDEX_ZONE @ np.array([short_side * a, long_side * b], np.float32)
-    if not _within(index_zone, width, height):
+    index_zone = spot + _INDEX_ZONE @ np.array([across, down], np.float32)
+    if not all(0 <= x <= width - 1 and 0 <= y <= height - 1 for x, y in index_zone.tolist()):
         return None  # a card running off the picture is read only if its index corner is in it
     region = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)

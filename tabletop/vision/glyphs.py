@@ -6,6 +6,8 @@ exactly the same features.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -32,7 +34,8 @@ def hog(image: np.ndarray, cell: int, bins: int = 9) -> np.ndarray:
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
     magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    angle = np.mod(angle, 180.0)
+    for _ in range(2):  # np.mod(angle, 180.0) for angles 0..360: subtracting 180 from 180..360 is exact
+        np.subtract(angle, np.float32(180.0), out=angle, where=angle >= 180.0)
     position = angle / (180.0 / bins) - 0.5
     low = np.floor(position).astype(np.int32)
     frac = position - low
@@ -40,8 +43,7 @@ def hog(image: np.ndarray, cell: int, bins: int = 9) -> np.ndarray:
     high = (low + 1) % bins
     h, w = img.shape
     cy, cx = h // cell, w // cell
-    cell_index = (np.arange(h)[:, None] // cell) * cx + (np.arange(w)[None, :] // cell)
-    flat = cell_index.ravel() * bins
+    flat = _cell_bins(h, w, cell, bins)
     hist = np.bincount(flat + low.ravel(), (magnitude * (1 - frac)).ravel(), minlength=cy * cx * bins)
     hist += np.bincount(flat + high.ravel(), (magnitude * frac).ravel(), minlength=cy * cx * bins)
     hist = hist.astype(np.float32).reshape(cy, cx, bins)
@@ -52,6 +54,15 @@ def hog(image: np.ndarray, cell: int, bins: int = 9) -> np.ndarray:
     blocks = np.minimum(blocks, 0.2)
     blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True) + 1e-6)
     return blocks.ravel().astype(np.float32)
+
+
+@functools.cache
+def _cell_bins(h: int, w: int, cell: int, bins: int) -> np.ndarray:
+    """Each pixel's first histogram bin (its cell's index times ``bins``), for ``hog``; the same for every patch."""
+    cell_index = (np.arange(h)[:, None] // cell) * (w // cell) + (np.arange(w)[None, :] // cell)
+    flat = cell_index.ravel() * bins
+    flat.setflags(write=False)
+    return flat
 
 
 @dataclass(frozen=True)
@@ -82,17 +93,18 @@ def _ink(corner: np.ndarray) -> np.ndarray:
     """Ink map 0..1: how far each pixel is from the paper colour (dark or coloured)."""
     lowest8 = np.minimum(np.minimum(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2])
     lowest = lowest8.astype(np.float32)
-    paper = _percentile_90(lowest8, lowest)
-    ink = (paper - lowest) / max(paper - float(lowest.min()), 40.0)
+    counts = np.cumsum(np.bincount(lowest8.ravel(), minlength=256))
+    paper = _percentile_90(counts, lowest)
+    darkest = float(np.searchsorted(counts, 1))  # lowest.min()
+    ink = (paper - lowest) / max(paper - darkest, 40.0)
     return np.clip(ink, 0, 1)
 
 
-def _percentile_90(values8: np.ndarray, values: np.ndarray) -> float:
-    """``np.percentile(values, 90)`` of uint8 ``values8`` (``values`` as float32), counted rather than sorted:
+def _percentile_90(counts: np.ndarray, values: np.ndarray) -> float:
+    """``np.percentile(values, 90)`` of integer ``values`` 0..255 from their cumulative counts, not sorted:
     where the two values it interpolates between are equal (nearly always) that value is the answer itself."""
-    n = values8.size
-    below = (n - 1) * 9 // 10  # the sorted positions np.percentile interpolates between: below and below + 1
-    counts = np.cumsum(np.bincount(values8.ravel(), minlength=256))
+    n = values.size
+    below = math.floor((n - 1) * 0.9)  # the sorted positions np.percentile interpolates between, as it finds them
     low, high = np.searchsorted(counts, [below + 1, min(n - 1, below + 1) + 1])
     return float(low) if low == high else float(np.percentile(values, 90))
 
@@ -103,7 +115,7 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     ink = _ink(corner)
     ink8 = (ink * 255).astype(np.uint8)
     otsu, _ = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    strong = ink8 > np.clip(otsu, 0.3 * 255, 0.6 * 255)
+    strong = ink8 > min(max(otsu, 0.3 * 255), 0.6 * 255)
     local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12) > 0
     binary = (strong | (local & (ink > 0.15))).astype(np.uint8)
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
