@@ -411,23 +411,44 @@ def _side_lines(gray: np.ndarray, start: np.ndarray, along: np.ndarray, down: np
         return []
     ds = np.linspace(depths[0], depths[1], 24, dtype=np.float32)
     grid = np.arange(first - 2, last + 2, 1.0, dtype=np.float32)[: len(offsets) + 4]  # offsets and 2 either side
-    # the cards of a fan lie a few degrees apart: every slant is sampled at once (angle, offset, depth)
+    # the cards of a fan lie a few degrees apart: every slant is sampled (angle, offset, depth), x and y apart,
+    # each the same float32 sum as start + offset * along + depth * slant
     slants = np.array([(np.cos(angle) * down + np.sin(angle) * along).astype(np.float32) for angle in _FAN_ANGLES])
-    # x and y apart, each (angle, offset, depth): the same sums as start + offset * along + depth * slant
-    xs = np.rint((start[0] + grid * along[0])[None, :, None] + (ds[None, :] * slants[:, :1])[:, None, :]).astype(np.int32)
-    ys = np.rint((start[1] + grid * along[1])[None, :, None] + (ds[None, :] * slants[:, 1:])[:, None, :]).astype(np.int32)
-    ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    where = ys * width + xs
-    where[~ok] = 0  # off the picture: any pixel, never counted
-    values = gray.reshape(-1)[where].astype(np.int16)
-    step = values[:, 4:] - values[:, :-4]  # across each offset, from 2 before it to 2 after
-    both = ok[:, 4:] & ok[:, :-4]
-    rising, falling = (step > 6) & both, (step < -6) & both
-    depth = ds.size
-    share = np.maximum(np.count_nonzero(rising, axis=2) / depth, np.count_nonzero(falling, axis=2) / depth)
-    # and from its very start: a court picture's frame begins a little way in from the card's edge
-    head = np.maximum(np.count_nonzero(rising[:, :, :4], axis=2) / 4, np.count_nonzero(falling[:, :, :4], axis=2) / 4)
-    line = ((share >= need) & (head >= 0.75) & both.all(axis=2)).any(axis=0)
+    base_x, base_y = start[0] + grid * along[0], start[1] + grid * along[1]
+    deep_x, deep_y = ds[None, :] * slants[:, :1], ds[None, :] * slants[:, 1:]
+    flat = gray.reshape(-1)
+
+    def steps(angle: np.ndarray, at: np.ndarray, depth: slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rising and falling steps across the offsets ``at`` (indices into ``grid``, 2 before to 2 after) along
+        the slants ``angle`` (indices, broadcast with ``at``) over ``depth``, and where both ends are in the picture."""
+        values, inside = [], []
+        for where in (at, at + 4):
+            xs = np.rint(base_x[where][..., None] + deep_x[angle, depth]).astype(np.int32)
+            ys = np.rint(base_y[where][..., None] + deep_y[angle, depth]).astype(np.int32)
+            ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+            index = ys * width + xs
+            index[~ok] = 0  # off the picture: any pixel, never counted
+            values.append(flat[index].astype(np.int16))
+            inside.append(ok)
+        step = values[1] - values[0]
+        both = inside[0] & inside[1]
+        return (step > 6) & both, (step < -6) & both, both
+
+    # a line runs from its very start (a court picture's frame begins a little way in from the card's edge):
+    # the first 4 depths first, on every slant and offset, then all depths where those show a line's start
+    angle, at = np.arange(len(_FAN_ANGLES))[:, None], np.arange(len(offsets))[None, :]
+    rising, falling, both = (m.view(np.uint8) for m in steps(angle, at, slice(0, 4)))
+    # 3 of the 4 (a share of 0.75) rising or falling, all 4 in the picture
+    rising = rising[..., 0] + rising[..., 1] + rising[..., 2] + rising[..., 3]
+    falling = falling[..., 0] + falling[..., 1] + falling[..., 2] + falling[..., 3]
+    inside = both[..., 0] & both[..., 1] & both[..., 2] & both[..., 3]
+    angle, at = np.nonzero(((rising >= 3) | (falling >= 3)) & (inside > 0))
+    line = np.zeros(len(offsets), bool)
+    if len(at):
+        rising, falling, both = steps(angle, at, slice(None))
+        depth = ds.size
+        share = np.maximum(np.count_nonzero(rising, axis=1) / depth, np.count_nonzero(falling, axis=1) / depth)
+        line[at[(share >= need) & both.all(axis=1)]] = True
     on = np.flatnonzero(line)
     if not len(on):
         return []
