@@ -86,9 +86,11 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
-        quad = CardQuad(cand.corners)
-        reading, both = reader.read_first_and_both(warp_card(image, quad, FIRST_INDEX_VIEW),
-                                                   lambda: warp_card(image, quad))
+        # each index warped on its own, as the top left of a view (the card turned half round for the far one):
+        # a tenth of the view each, and the far one only when the first names a rank
+        turned = CardQuad(np.roll(cand.corners, 2, axis=0))
+        reading, both = reader.read_first_and_both(warp_card(image, CardQuad(cand.corners), FIRST_INDEX_VIEW),
+                                                   lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
         if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
             reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
         if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:

@@ -63,19 +63,20 @@ class Reader:
         corners = card_corners(view)
         return self._combine([self._corner(c) for c in (corners[:1] if first_corner_only else corners)])
 
-    def read_first_and_both(self, view: np.ndarray, whole: Callable[[], np.ndarray] | None = None,
+    def read_first_and_both(self, view: np.ndarray, turned: Callable[[], np.ndarray] | None = None,
                             ) -> tuple[Reading, Reading]:
         """``read(view, first_corner_only=True)`` and, if that names a rank, ``read(view)`` (else the same
         reading again), each corner read once.
 
-        ``view`` may be the view's top left only (``FIRST_INDEX_VIEW``), and ``whole`` then gives the whole
-        view: it is warped only when the first index names a rank (most hypotheses' first index does not).
+        ``view`` may be the view's top left only (``FIRST_INDEX_VIEW``), and ``turned`` then gives the card's
+        view turned half round, or its top left only: the far index, upright. It is warped only when the first
+        index names a rank (most hypotheses' first index does not).
         """
         first = self._corner(first_corner(view))
         alone = self._combine([first])
         if first is None:
             return alone, alone
-        far_corner = card_corners(view if whole is None else whole())[1]
+        far_corner = card_corners(view)[1] if turned is None else first_corner(turned())
         return alone, self._combine([first, self._corner(far_corner)])
 
     def _corner(self, corner: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:

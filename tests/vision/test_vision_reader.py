@@ -102,3 +102,27 @@ def test_paper_level_is_numpys_90th_percentile() -> None:
         floats = values8.astype(np.float32)
         counts = np.cumsum(np.bincount(values8.ravel(), minlength=256))
         assert _percentile_90(counts, floats) == float(np.percentile(floats, 90))
+
+
+def test_far_index_read_from_the_card_turned_round_reads_as_from_the_whole_view() -> None:
+    """A corner hypothesis's far index is warped on its own (the card turned half round, its top left only): the
+    same pixels as the whole view's far corner up to interpolation rounding, so the same readings."""
+    from tabletop.vision.finder import CardQuad, find_cards, warp_card
+    from tabletop.vision.glyphs import FIRST_INDEX_VIEW
+    from tabletop.vision.reader import shipped_reader
+
+    reader = shipped_reader()
+    rng = np.random.default_rng(11)
+    deck = Card.deck()
+    compared = 0
+    for _ in range(12):
+        scene = render_scene([deck[i] for i in rng.choice(52, 3, replace=False)], rng, perspective=0.15, effects=0.8)
+        for quad in find_cards(scene.image):
+            whole = reader.read_first_and_both(warp_card(scene.image, quad))
+            turned = CardQuad(np.roll(quad.corners, 2, axis=0))
+            apart = reader.read_first_and_both(warp_card(scene.image, quad, FIRST_INDEX_VIEW),
+                                               lambda: warp_card(scene.image, turned, FIRST_INDEX_VIEW))
+            assert [(r.rank, r.corners_read, r.agree) for r in whole] == [(r.rank, r.corners_read, r.agree) for r in apart]
+            assert all(abs(a.confidence - b.confidence) <= 0.01 for a, b in zip(whole, apart))
+            compared += 1
+    assert compared >= 30
