@@ -27,8 +27,16 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
         raise InvalidInputError("not a colour image (expected an H×W×3 BGR array)", code="bad-image")
     reader = reader or shipped_reader()
-    quads, partial = find_cards_and_corners(image, lambda quad: _reads_as_card(reader.read(warp_card(image, quad))))
-    readings = [reader.read(warp_card(image, quad)) for quad in quads]
+    read: dict[bytes, object] = {}  # a quad read to be let in is not read again with the cards found
+
+    def reading(quad: CardQuad):
+        key = quad.corners.tobytes()
+        if key not in read:
+            read[key] = reader.read(warp_card(image, quad))
+        return read[key]
+
+    quads, partial = find_cards_and_corners(image, lambda quad: _reads_as_card(reading(quad)))
+    readings = [reading(quad) for quad in quads]
     trusted = [i for i, (q, r) in enumerate(zip(quads, readings))
                if not q.verify or _reads_as_card(r)]
     if len(trusted) < len(quads):  # quads of the relaxed paper measure are cards only if they read as cards
