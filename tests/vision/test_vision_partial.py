@@ -25,6 +25,23 @@ def _cover(image: np.ndarray, quad: np.ndarray, shift: float) -> np.ndarray:
     return (out * (1 - alpha) + np.full_like(out, 236) * alpha).astype(np.uint8)
 
 
+def _under_a_book(image: np.ndarray, quad: np.ndarray, colour: tuple[int, ...] = (60, 50, 40)) -> np.ndarray:
+    """``image`` with a dark book over the far 40% of the card at ``quad`` and its far index, wider than the card."""
+    down, across = quad[3] - quad[0], quad[1] - quad[0]
+    start = quad[0] + 0.6 * down
+    book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
+                     start - 0.3 * across + 2 * down])
+    out = image.copy()
+    cv2.fillConvexPoly(out, book.astype(np.int32), colour)
+    return out
+
+
+def _hung(quad: np.ndarray, size: float, confirm: bool = False) -> CornerCandidate:
+    """A card hypothesis hung on the index corner of the card at ``quad``, ``size`` times its size (``confirm``: a
+    size the finder only guessed)."""
+    return CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1), -1, confirm)
+
+
 def _read(card: Card, image: np.ndarray) -> tuple[bool, int]:
     """Whether ``card`` is read in ``image``, and how many other ranks are read there with confidence."""
     readings = [d for d in see(image) if d.rank is not None]
@@ -73,13 +90,7 @@ def test_a_card_partly_under_a_book_is_read_from_its_index_corner() -> None:
         card = deck[int(rng.integers(52))]
         scene = render_scene([card], rng, perspective=0.1, effects=0.5)
         quad = scene.cards[0].quad
-        down, across = quad[3] - quad[0], quad[1] - quad[0]
-        start = quad[0] + 0.6 * down
-        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
-                         start - 0.3 * across + 2 * down])  # wider than the card, across its far end
-        image = scene.image.copy()
-        colour = tuple(int(c) for c in rng.integers(20, 120, 3))
-        cv2.fillConvexPoly(image, book.astype(np.int32), colour)
+        image = _under_a_book(scene.image, quad, tuple(int(c) for c in rng.integers(20, 120, 3)))
         total += 1
         ok, wrong = _read(card, image)
         right, wrong_sure = right + ok, wrong_sure + wrong
@@ -98,10 +109,7 @@ def test_of_the_sizes_hung_on_an_index_corner_the_one_whose_two_indices_agree_is
         scene = render_scene([card], rng, perspective=0.05, effects=0.5)
         quad = order_quad(scene.cards[0].quad)
 
-        def hung(size: float, confirm: bool = False) -> CornerCandidate:
-            return CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1), -1, confirm)
-
-        small, right, guessed = hung(0.8), hung(1.0), hung(0.8, confirm=True)
+        small, right, guessed = _hung(quad, 0.8), _hung(quad, 1.0), _hung(quad, 0.8, confirm=True)
         kept = _partly_hidden(scene.image, [small, guessed, right], [], shipped_reader())
         total += 1
         assert all(cand is not guessed for _, cand in kept)  # one index read at a guessed size is no card
@@ -120,14 +128,8 @@ def test_of_two_sizes_hung_on_one_index_corner_the_larger_is_believed() -> None:
         card = deck[int(rng.integers(52))]
         scene = render_scene([card], rng, perspective=0.05, effects=0.5)
         quad = order_quad(scene.cards[0].quad)
-        down, across = quad[3] - quad[0], quad[1] - quad[0]
-        start = quad[0] + 0.6 * down
-        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
-                         start - 0.3 * across + 2 * down])
-        image = scene.image.copy()
-        cv2.fillConvexPoly(image, book.astype(np.int32), (60, 50, 40))
-        small, right = (CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1))
-                        for size in (0.8, 1.0))
+        image = _under_a_book(scene.image, quad)
+        small, right = _hung(quad, 0.8), _hung(quad, 1.0)
         kept = _partly_hidden(image, [small, right], [], shipped_reader())
         total += 1
         larger += any(cand is right for _, cand in kept) and all(cand is not small for _, cand in kept)
@@ -146,21 +148,13 @@ def test_a_size_only_guessed_is_believed_when_the_next_size_guessed_reads_the_sa
         card = deck[int(rng.integers(52))]
         scene = render_scene([card], rng, perspective=0.05, effects=0.5)
         quad = order_quad(scene.cards[0].quad)
-        down, across = quad[3] - quad[0], quad[1] - quad[0]
-        start = quad[0] + 0.6 * down
-        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
-                         start - 0.3 * across + 2 * down])
-        image = scene.image.copy()
-        cv2.fillConvexPoly(image, book.astype(np.int32), (60, 50, 40))
-
-        def guessed(size: float) -> CornerCandidate:
-            return CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1), -1, True)
+        image = _under_a_book(scene.image, quad)
 
         total += 1
-        kept = _partly_hidden(image, [guessed(1.0), guessed(1.2)], [], shipped_reader())
+        kept = _partly_hidden(image, [_hung(quad, 1.0, confirm=True), _hung(quad, 1.2, confirm=True)], [], shipped_reader())
         steady += any(reading.rank is card.rank for reading, _ in kept)
         wrong += sum(reading.rank is not card.rank for reading, _ in kept)
-        alone += len(_partly_hidden(image, [guessed(1.0)], [], shipped_reader()))
+        alone += len(_partly_hidden(image, [_hung(quad, 1.0, confirm=True)], [], shipped_reader()))
     assert steady >= 11, f"{steady} of {total}"  # 12 of 12; none when a guessed size needed both indices
     assert wrong == 0
     assert alone == 0  # one guess alone is no card
@@ -176,14 +170,8 @@ def test_a_guessed_size_larger_than_a_measured_one_that_reads_at_its_corner_is_b
         card = deck[int(rng.integers(52))]
         scene = render_scene([card], rng, perspective=0.05, effects=0.5)
         quad = order_quad(scene.cards[0].quad)
-        down, across = quad[3] - quad[0], quad[1] - quad[0]
-        start = quad[0] + 0.6 * down
-        book = np.array([start - 0.3 * across, start + 1.3 * across, start + 1.3 * across + 2 * down,
-                         start - 0.3 * across + 2 * down])
-        image = scene.image.copy()
-        cv2.fillConvexPoly(image, book.astype(np.int32), (60, 50, 40))
-        measured, guessed = (CornerCandidate((quad[0] + size * (quad - quad[0])).astype(np.float32), (0, 0, 1, 1),
-                                             -1, confirm) for size, confirm in ((0.8, False), (1.0, True)))
+        image = _under_a_book(scene.image, quad)
+        measured, guessed = _hung(quad, 0.8), _hung(quad, 1.0, confirm=True)
         kept = _partly_hidden(image, [measured, guessed], [], shipped_reader())
         total += 1
         grown += [cand for _, cand in kept] == [guessed]
