@@ -264,7 +264,8 @@ def _region_paper(mask: np.ndarray, contour: np.ndarray) -> float:
 
 
 def _within(points: np.ndarray, width: int, height: int) -> bool:
-    return bool(((points >= 0) & (points <= np.array([width - 1, height - 1]))).all())
+    """True if every point lies in the picture (plain floats: a few comparisons, not numpy's per-call cost)."""
+    return all(0 <= x <= width - 1 and 0 <= y <= height - 1 for x, y in np.asarray(points).tolist())
 
 
 def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 2.5) -> bool:
@@ -521,7 +522,7 @@ def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float,
     if x1 <= x0 or y1 <= y0:
         return None
     index_zone = spot + _INDEX_ZONE @ np.array([across, down], np.float32)
-    if not all(0 <= x <= width - 1 and 0 <= y <= height - 1 for x, y in index_zone.tolist()):
+    if not _within(index_zone, width, height):
         return None  # a card running off the picture is read only if its index corner is in it
     region = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)

@@ -79,9 +79,8 @@ def card_corners(view: np.ndarray) -> list[np.ndarray]:
 
     A view of its top left only (``FIRST_INDEX_VIEW``) has only the first: call ``first_corner``.
     """
-    top_left = view[:_CORNER_H, :_CORNER_W]
     bottom_right = view[VIEW_H - _CORNER_H :, VIEW_W - _CORNER_W :][::-1, ::-1]
-    return [np.ascontiguousarray(top_left), np.ascontiguousarray(bottom_right)]
+    return [first_corner(view), np.ascontiguousarray(bottom_right)]
 
 
 def first_corner(view: np.ndarray) -> np.ndarray:

@@ -101,7 +101,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
                                                    lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
         if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
             reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
-        if reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE:
+        if _reads_as_card(reading):
             read.append((reading, cand))
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]

@@ -54,19 +54,14 @@ class Reader:
                 code="no-vision-model",
             ) from error
 
-    def read(self, view: np.ndarray, first_corner_only: bool = False) -> Reading:
-        """Read one standard (``VIEW_H`` × ``VIEW_W``) card view.
-
-        ``first_corner_only``: read only the top-left index (a partly hidden card, whose other
-        corner may show another card).
-        """
-        corners = card_corners(view)
-        return self._combine([self._corner(c) for c in (corners[:1] if first_corner_only else corners)])
+    def read(self, view: np.ndarray) -> Reading:
+        """Read one standard (``VIEW_H`` × ``VIEW_W``) card view, at both index corners."""
+        return self._combine([self._corner(c) for c in card_corners(view)])
 
     def read_first_and_both(self, view: np.ndarray, turned: Callable[[], np.ndarray] | None = None,
                             ) -> tuple[Reading, Reading]:
-        """``read(view, first_corner_only=True)`` and, if that names a rank, ``read(view)`` (else the same
-        reading again), each corner read once.
+        """The reading of the top-left index alone (a partly hidden card, whose other corner may show another
+        card) and, if that names a rank, ``read(view)`` (else the same reading again), each corner read once.
 
         ``view`` may be the view's top left only (``FIRST_INDEX_VIEW``), and ``turned`` then gives the card's
         view turned half round, or its top left only: the far index, upright. It is warped only when the first
