@@ -14,7 +14,8 @@
 With a :class:`~tabletop.language.context.Context`, intents unlikely in the phase (phase cost >=
 ``phases.drop`` in vocabulary.yaml) are left out, an ask's target is one of ``context.askable``,
 its rank is not booked, an answer's rank (in the answer, count and confirm phases) is the rank
-asked for, and asks for a specific card are left out unless ``context.asking`` is "specific-card". With ``context=None`` the whole vocabulary is compiled.
+asked for, and asks for a specific card are left out unless ``context.asking`` is "specific-card".
+With ``context=None`` the whole vocabulary is compiled.
 
 >>> "public <command>" in jsgf(["Ana", "Ben"])
 True
