@@ -32,7 +32,6 @@ __all__ = [
     "wav_bytes",
     "rms_dbfs",
     "frame_energies_db",
-    "dynamic_range_db",
     "is_silent",
     "speech_ratio",
     "has_speech",
@@ -212,16 +211,10 @@ def has_speech(utterance: Utterance) -> bool:
     clear rise above the floor (steady noise such as a fan or hiss has no dynamic range)."""
     if is_silent(utterance):
         return False
-    return dynamic_range_db(utterance.samples) >= 9.0 and speech_ratio(utterance) >= 0.05
-
-
-def dynamic_range_db(samples: np.ndarray) -> float:
-    """How far the loud frames rise above the quiet ones (98th against 10th percentile of the
-    30 ms frame energies, dB): about the signal-to-noise ratio of an utterance with some quiet
-    around it. Synthesised commands with a -58 dBFS floor measure ~45 dB; mixed with babble at
-    20 / 10 / 6 dB SNR, ~28 / 19 / 15 dB."""
-    energies = frame_energies_db(samples)
-    return float(np.percentile(energies, 98) - np.percentile(energies, 10))
+    energies = frame_energies_db(utterance.samples)
+    floor = float(np.percentile(energies, 10))
+    peak = float(np.percentile(energies, 98))
+    return peak - floor >= 9.0 and speech_ratio(utterance) >= 0.05
 
 
 def pad(utterance: Utterance, before: float = 0.3, after: float = 0.3, floor_db: float = -60.0, seed: int = 0) -> Utterance:

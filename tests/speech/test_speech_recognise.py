@@ -143,38 +143,3 @@ def test_rejector_accepts_a_reading_padded_with_noise_words(players) -> None:
     # Too many extra words, or a one-word reading: not enough evidence.
     assert r._agreement("some of your two ana", ["some of your two ana my i'm ben let me go"], players) == 0
     assert r._agreement("nope", ["i said nope there"], players) == 0
-
-
-QUIET_ROOM = [
-    ("ben do you have any sevens", "en-us+f3", 180, {"type": "ask", "target": "Ben", "rank": "7"}),
-    ("i am out of cards", "en-us+f3", 140, {"type": "out_of_cards"}),
-]
-
-
-@pytest.mark.parametrize("text,voice,speed,expected", QUIET_ROOM)
-def test_a_quiet_room_is_heard_without_noise_removal(espeak, players, text, voice, speed, expected) -> None:
-    """The model's noise removal blurs some clean commands: forced on, these come out wrong or
-    not at all; chosen by the room (the default), they are heard, whole and streamed."""
-    from tabletop.speech.audio import dynamic_range_db
-    from tabletop.speech.recognisers.pocketsphinx import QUIET_ROOM_DB, PocketSphinxRecogniser
-
-    u = synth.realistic(text, voice=voice, speed=speed, seed=7)
-    assert dynamic_range_db(u.samples) >= QUIET_ROOM_DB
-    assert intent_of(PocketSphinxRecogniser(players, noise_removal=True).hear(u), players) != expected
-    by_room = PocketSphinxRecogniser(players)
-    assert intent_of(by_room.hear(u), players) == expected
-    stream = by_room.stream(None, players, live=True)
-    raw = u.raw()
-    for i in range(0, len(raw), 960):
-        stream.feed(raw[i : i + 960])
-    assert intent_of(stream.finish(), players) == expected
-
-
-def test_loud_rooms_keep_noise_removal(espeak) -> None:
-    """Babble at 10 dB measures well under the quiet-room line; clean speech well over it."""
-    from tabletop.speech.audio import dynamic_range_db
-    from tabletop.speech.recognisers.pocketsphinx import QUIET_ROOM_DB
-
-    for seed in range(4):
-        assert dynamic_range_db(synth.realistic("go fish", seed=seed, snr_db=10).samples) < QUIET_ROOM_DB - 2
-        assert dynamic_range_db(synth.realistic("go fish", seed=seed).samples) > QUIET_ROOM_DB + 10

@@ -28,12 +28,10 @@ import time
 from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
-import numpy as np
-
 from tabletop.errors import SetupError
 from tabletop.language.transcript import Alternative, Transcript
 from tabletop.speech import grammars, jsgf as jsgf_reader, ngram
-from tabletop.speech.audio import Utterance, dynamic_range_db, has_speech
+from tabletop.speech.audio import Utterance, has_speech
 from tabletop.speech.pronounce import pronunciations
 
 __all__ = ["PocketSphinxRecogniser", "model_status"]
@@ -50,15 +48,6 @@ GRAMMAR_SEARCH = {"pip": 0.1, "lw": 3.0, "beam": 1e-70, "wbeam": 1e-50, "pbeam":
 # The open decoder (chatter rejector) with somewhat wider beams too: 2 more of the same 456
 # accepted, chatter unchanged, no measurable extra CPU.
 OPEN_SEARCH = {"beam": 1e-60, "wbeam": 1e-40, "pbeam": 1e-60}
-# The model's noise removal (spectral suppression, on in its feat.params) helps in a loud room
-# and hurts in a quiet one. On held-out synthesised commands (seed 777, not the bench's), both
-# decoders without it heard 86 rather than 75 of 120 clean commands right and accepted, and 73
-# rather than 68 at 20 dB; at 10 dB 37 either way, but the held-out chatter accepted at 10 and
-# 6 dB rose from 5 to 10 of 160. So it is switched per utterance: off when the utterance rises
-# at least QUIET_ROOM_DB above its quiet frames (clean ~45 dB, 20 dB SNR ~28, 10 dB ~19). With
-# the same rule, 120 held-out commands at each of clean / 20 / 10 / 6 dB, streamed as from the
-# microphone: 78 / 68 / 32 / 14 -> 90 / 78 / 32 / 16 right; held-out chatter 7 -> 9 of 320.
-QUIET_ROOM_DB = 24.0
 _FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
 
 
@@ -92,9 +81,6 @@ class PocketSphinxRecogniser:
         than 15: on held-out dev commands +2 to +4 points in noise with one more of 150 chatter
         accepted; on the bench +6 of 740 commands right, chatter still 0 of 100, about 10 ms more
         after the end of speech.
-    :param noise_removal: the model's noise removal always (True), never (False), or by the
-        utterance (None: off when it rises at least ``QUIET_ROOM_DB`` above its quiet; a live
-        stream keeps it on, and a clean utterance it rejects is decoded again without).
     """
 
     name = "pocketsphinx"
@@ -109,7 +95,6 @@ class PocketSphinxRecogniser:
         parse: Callable[[str, Sequence[str]], Any] | None = None,
         cache_size: int = 32,
         open_nbest: int = 25,
-        noise_removal: bool | None = None,
     ) -> None:
         self.players = tuple(players)
         self.open_nbest = open_nbest
@@ -125,9 +110,6 @@ class PocketSphinxRecogniser:
         self._tmp = tempfile.TemporaryDirectory(prefix="tabletop-ps-")
         self._known: set[str] = set()
         self._primed = False  # live decoding waits until a whole-utterance decode set the mean
-        self.noise_removal = noise_removal
-        self._removing_noise = True  # as the model's feat.params sets it
-        self._means: dict[tuple[int, bool], str] = {}  # (decoder, noise removal) -> cepstral mean
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -220,25 +202,6 @@ class PocketSphinxRecogniser:
         """Compile the grammar for this context now rather than on the first utterance."""
         with self._lock:
             self._search_for(self._grammar(tuple(players or self._players_of(context)), context))
-
-    def _set_frontend(self, dynamic_range: float | None) -> None:
-        """Noise removal on or off for the next decode (see QUIET_ROOM_DB)."""
-        if self.noise_removal is not None:
-            on = self.noise_removal
-        else:
-            on = dynamic_range is None or dynamic_range < QUIET_ROOM_DB
-        if on == self._removing_noise:
-            return
-        for k, decoder in enumerate((self._fsg, self._open)):
-            if decoder is not None:
-                # reinit_feat resets the cepstral mean, and live decoding starts from it: keep
-                # the last mean measured with each front-end (they differ) for when it is back.
-                mean = decoder.get_cmn()
-                self._means[k, self._removing_noise] = mean
-                decoder.config["remove_noise"] = on
-                decoder.reinit_feat()
-                decoder.set_cmn(self._means.get((k, on), mean))
-        self._removing_noise = on
 
     def _players_of(self, context: Any) -> tuple[str, ...]:
         players = getattr(context, "players", None)
@@ -343,12 +306,9 @@ class _Stream:
         self.players = players
         self.finished = False
         self.decoders = [d for d in (owner._fsg, owner._open) if d is not None]
-        if live:
-            owner._set_frontend(None)  # see _Stream.finish
         for d in self.decoders:
             d.activate_search(search)
-            if live:
-                d.start_utt()
+            d.start_utt()
 
     def feed(self, raw: bytes) -> None:
         self.buffer.append(raw)
@@ -360,43 +320,35 @@ class _Stream:
     def finish(self) -> Transcript:
         start = time.perf_counter()
         try:
-            raw = b"".join(self.buffer)
-            room = dynamic_range_db(np.frombuffer(raw, dtype="<i2")) if raw else None
             if not self.live:
-                self._decode_whole(raw, room)
-                self.owner._primed = True
-            else:
+                raw = b"".join(self.buffer)
                 for d in self.decoders:
-                    d.end_utt()
+                    d.process_raw(raw, False, True)
+                self.owner._primed = True
+            for d in self.decoders:
+                d.end_utt()
             result = self._result(start)
-            quiet_room = room is not None and room >= QUIET_ROOM_DB and self.owner.noise_removal is None
-            if self.live and not result.text and raw and (self.owner._fsg.hyp() is None or quiet_room):
-                # Live decoding normalises with the last utterance's mean, which may not fit
-                # this one (the first utterances, a new voice): when the grammar search found no
-                # path at all, decode the whole utterance again. Live decoding keeps noise
-                # removal on (without it, a live decode after a short utterance in another
-                # context misheard a clean command), so a clean utterance the decoders did not
-                # agree on is decoded whole without it too. (Noisy chatter is not: re-decoding
-                # it cost ~0.5 s after every one.)
-                self._decode_whole(raw, room)
+            if self.live and not result.text and self.buffer and self.owner._fsg.hyp() is None:
+                # Live decoding normalises with a running mean that may not have settled (the
+                # first utterances, a new voice): when the grammar search found no path at all,
+                # decode the whole utterance again. (Not when the open decoder merely disagreed:
+                # that is chatter or noise, and re-decoding it cost ~0.5 s after every one.)
+                raw = b"".join(self.buffer)
+                for d in self.decoders:
+                    d.start_utt()
+                    d.process_raw(raw, False, True)
+                    d.end_utt()
                 result = self._result(start)
             return result
         finally:
             self.finished = True
             self.owner._lock.release()
 
-    def _decode_whole(self, raw: bytes, room: float | None) -> None:
-        self.owner._set_frontend(room)
-        for d in self.decoders:
-            d.start_utt()
-            d.process_raw(raw, False, True)
-            d.end_utt()
-
     def cancel(self) -> None:
         if not self.finished:
             self.finished = True
             try:
-                for d in self.decoders if self.live else ():
+                for d in self.decoders:
                     d.end_utt()
             finally:
                 self.owner._lock.release()
