@@ -5,7 +5,8 @@
 Prints, per recogniser:
 - rank-word, "yes", "no" and "go" accuracy on real recordings in ../shared/data/speech-dev
   (Speech Commands v0.01, CC BY 4.0, Warden 2018; FSDD, CC BY-SA 4.0, Jackson et al.),
-  padded with a noise floor, heard against the whole vocabulary;
+  padded with a noise floor, heard against the whole vocabulary; and answers in those real voices
+  ("yes", "no", a speaker's "yes" joined to their "one", "two" or "three"), heard in the answer phase;
 - exact-intent accuracy (intent and every slot) on synthesised commands (espeak-ng voices,
   clean and with babble + table noise at 20, 10 and 6 dB SNR);
 - the same, said in the game phase it belongs to and heard with that phase's context (the
@@ -187,6 +188,63 @@ def bench_real(recogniser, limit: int | None) -> None:
     print("  (real recordings: Speech Commands v0.01, CC BY 4.0, Warden 2018; FSDD, CC BY-SA 4.0, Jackson et al.)")
 
 
+def _trimmed(utterance, keep_db: float = 35.0, margin: float = 0.06):
+    """The spoken part of a one-word recording: the frames within ``keep_db`` of its loudest,
+    with ``margin`` seconds either side."""
+    import numpy as np
+
+    from tabletop.speech.audio import SAMPLE_RATE, Utterance, frame_energies_db
+
+    energies = frame_energies_db(utterance.samples)
+    loud = np.flatnonzero(energies >= energies.max() - keep_db)
+    step = 480
+    a = max(0, loud[0] * step - int(margin * SAMPLE_RATE))
+    b = min(len(utterance.samples), (loud[-1] + 1) * step + int(margin * SAMPLE_RATE))
+    return Utterance(utterance.samples[a:b], source=utterance.source)
+
+
+def real_answers():
+    """Answers in real voices, heard where they are said (Ben was asked for sevens): each Speech
+    Commands speaker's "yes" joined to the same speaker's "one", "two" or "three" (an answer
+    with its count), and each "yes" and "no" alone. One word after another from separate
+    recordings, so the joins are not natural speech; but the voices are real."""
+    import numpy as np
+
+    from tabletop.speech.audio import SAMPLE_RATE, Utterance
+
+    folder = SPEECH_DEV / "speech_commands"
+    if not (folder / "labels.csv").exists():
+        return
+    with open(folder / "labels.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    words: dict[str, dict[str, list[Path]]] = {}
+    for row in rows:
+        words.setdefault(row["speaker"], {}).setdefault(row["text"].strip().lower(), []).append(folder / row["path"])
+    gap = np.zeros(int(0.12 * SAMPLE_RATE), dtype=np.int16)
+    for speaker, said in sorted(words.items()):
+        for path in said.get("yes", []):
+            yes = _trimmed(read_wav(path))
+            yield pad(yes, before=0.3, after=0.3, floor_db=-60, seed=len(speaker)), {"type": "answer", "count": None}
+            for count, word in enumerate(("one", "two", "three"), start=1):
+                for other in said.get(word, [])[:1]:
+                    joined = np.concatenate([yes.samples, gap, _trimmed(read_wav(other)).samples])
+                    u = pad(Utterance(joined, source="speech_commands"), before=0.3, after=0.3, floor_db=-60, seed=count)
+                    yield u, {"type": "answer", "count": count}
+        for path in said.get("no", []):
+            no = pad(_trimmed(read_wav(path)), before=0.3, after=0.3, floor_db=-60, seed=len(speaker))
+            yield no, {"type": "go_fish"}
+
+
+def bench_real_answers(recogniser) -> None:
+    context = game_contexts()[2]  # Ana asked Ben for sevens
+    ok = n = 0
+    for utterance, expected in real_answers():
+        ok += intent_json(recogniser.hear(utterance, context), context) == expected
+        n += 1
+    if n:
+        print(f"  real voices, answers in the answer phase (\"yes\", \"no\", \"yes\" + one/two/three): {pct(ok, n)}")
+
+
 def bench_synth(recogniser, n: int, chatter_n: int) -> None:
     sents = sample_sentences(PLAYERS, n, seed=2026)
     per_snr = {snr: [0, 0] for snr in SNRS}
@@ -333,6 +391,7 @@ def main() -> int:
             pass
         else:
             bench_real(recogniser, args.real_limit)
+            bench_real_answers(recogniser)
         if engine == "pocketsphinx" and SPEECH_DEV.is_dir() and not args.no_real:
             bench_real_closed_set(args.real_limit)
         if not args.real_only:
