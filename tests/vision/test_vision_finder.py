@@ -11,7 +11,7 @@ from tabletop.vision.finder import VIEW_H, VIEW_W, find_cards, order_quad, warp_
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW, card_corners, first_corner
 from tabletop.vision.render import render_scene
 
-from vision_helpers import cards
+from vision_helpers import cards, one_card_scenes
 
 
 def _found(scene) -> int:
@@ -150,11 +150,8 @@ def test_a_card_whose_design_runs_to_its_edges_is_found_by_its_outline() -> None
     from tabletop.vision import see
 
     rng = np.random.default_rng(62)
-    deck = Card.deck()
     total = whole = wrong_sure = 0
-    for _ in range(16):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, perspective=0.1, effects=0.5)
+    for card, scene in one_card_scenes(rng, 16, perspective=0.1):
         quad = scene.cards[0].quad
         image = scene.image.copy()
         mid = [(quad[k] + quad[(k + 1) % 4]) / 2 for k in range(4)]

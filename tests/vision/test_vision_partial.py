@@ -10,7 +10,8 @@ from tabletop.vision import see
 from tabletop.vision.finder import CornerCandidate, order_quad
 from tabletop.vision.pipeline import _partly_hidden
 from tabletop.vision.reader import shipped_reader
-from tabletop.vision.render import render_scene
+
+from vision_helpers import one_card_scenes
 
 
 def _cover(image: np.ndarray, quad: np.ndarray, shift: float) -> np.ndarray:
@@ -51,11 +52,8 @@ def _read(card: Card, image: np.ndarray) -> tuple[bool, int]:
 
 def test_a_card_covered_but_for_its_index_strip_is_read_from_that_corner() -> None:
     rng = np.random.default_rng(31)
-    deck = Card.deck()
     total = right = wrong_sure = 0
-    for _ in range(12):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, perspective=0.1, effects=0.5)
+    for card, scene in one_card_scenes(rng, 12, perspective=0.1):
         truth = scene.cards[0].quad
         image = _cover(scene.image, truth, 0.55)  # only the index's side of the card stays in view
         total += 1
@@ -68,11 +66,8 @@ def test_a_card_covered_but_for_its_index_strip_is_read_from_that_corner() -> No
 def test_a_close_up_card_covered_but_for_its_index_strip_is_read_in_a_portrait_frame() -> None:
     # a phone held upright over one card: the card's long side is most of the frame's height
     rng = np.random.default_rng(32)
-    deck = Card.deck()
     total = right = wrong_sure = 0
-    for _ in range(8):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, size=(504, 378), perspective=0.1, effects=0.5)
+    for card, scene in one_card_scenes(rng, 8, size=(504, 378), perspective=0.1):
         image = _cover(scene.image, scene.cards[0].quad, 0.55)
         total += 1
         ok, wrong = _read(card, image)
@@ -84,11 +79,8 @@ def test_a_close_up_card_covered_but_for_its_index_strip_is_read_in_a_portrait_f
 def test_a_card_partly_under_a_book_is_read_from_its_index_corner() -> None:
     # the cover is no card: a dark book lies over the far 40% and the other index, so only the rest is paper
     rng = np.random.default_rng(33)
-    deck = Card.deck()
     total = right = wrong_sure = 0
-    for _ in range(20):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, perspective=0.1, effects=0.5)
+    for card, scene in one_card_scenes(rng, 20, perspective=0.1):
         quad = scene.cards[0].quad
         image = _under_a_book(scene.image, quad, tuple(int(c) for c in rng.integers(20, 120, 3)))
         total += 1
@@ -102,11 +94,8 @@ def test_of_the_sizes_hung_on_an_index_corner_the_one_whose_two_indices_agree_is
     # a corner's edges give the finder guesses of the card's size; a card seen whole shows its other index at
     # the right size, and a size only guessed (no edge measured it) counts only if both indices agree at it
     rng = np.random.default_rng(51)
-    deck = Card.deck()
     total = whole = 0
-    for _ in range(12):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+    for card, scene in one_card_scenes(rng, 12, perspective=0.05):
         quad = order_quad(scene.cards[0].quad)
 
         small, right, guessed = _hung(quad, 0.8), _hung(quad, 1.0), _hung(quad, 0.8, confirm=True)
@@ -122,11 +111,8 @@ def test_of_two_sizes_hung_on_one_index_corner_the_larger_is_believed() -> None:
     # the far index is under a book, so each size is read from one corner only: a view hung too small cuts
     # the index at its corner crop's edge (on real cards a nine's bowl reads as a queen), one larger holds it whole
     rng = np.random.default_rng(53)
-    deck = Card.deck()
     total = larger = wrong = 0
-    for _ in range(12):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+    for card, scene in one_card_scenes(rng, 12, perspective=0.05):
         quad = order_quad(scene.cards[0].quad)
         image = _under_a_book(scene.image, quad)
         small, right = _hung(quad, 0.8), _hung(quad, 1.0)
@@ -142,11 +128,8 @@ def test_a_size_only_guessed_is_believed_when_the_next_size_guessed_reads_the_sa
     # no edge measured the card and its far index is under a book: a guessed size read at one index is a card
     # only if the finder's next guess, a step larger or smaller, reads that index the same
     rng = np.random.default_rng(54)
-    deck = Card.deck()
     total = steady = alone = wrong = 0
-    for _ in range(12):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+    for card, scene in one_card_scenes(rng, 12, perspective=0.05):
         quad = order_quad(scene.cards[0].quad)
         image = _under_a_book(scene.image, quad)
 
@@ -164,11 +147,8 @@ def test_a_guessed_size_larger_than_a_measured_one_that_reads_at_its_corner_is_b
     # the corner's edges measured the card too small (they end where a pen or paper cuts them) and its far
     # index is under a book: the ladder's larger guess that also reads there is the card, not the measured one
     rng = np.random.default_rng(55)
-    deck = Card.deck()
     total = grown = wrong = 0
-    for _ in range(12):
-        card = deck[int(rng.integers(52))]
-        scene = render_scene([card], rng, perspective=0.05, effects=0.5)
+    for card, scene in one_card_scenes(rng, 12, perspective=0.05):
         quad = order_quad(scene.cards[0].quad)
         image = _under_a_book(scene.image, quad)
         measured, guessed = _hung(quad, 0.8), _hung(quad, 1.0, confirm=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -12,10 +13,20 @@ import pytest
 
 from tabletop.cards import Card, Rank, Suit
 from tabletop.vision import Detection
-from tabletop.vision.render import SceneCard
+from tabletop.vision.render import Scene, SceneCard, render_scene
 
 REPO = Path(__file__).resolve().parents[2]
 CARDS_DEV = REPO.parent / "shared" / "data" / "cards-dev"
+
+
+def one_card_scenes(rng: np.random.Generator, count: int, **render: object) -> Iterator[tuple[Card, Scene]]:
+    """``count`` scenes of one card each, the card drawn from ``rng`` and rendered with it (``effects=0.5``
+    unless ``render`` says otherwise). Drawn lazily: a caller that draws from ``rng`` between scenes keeps its
+    place in the sequence."""
+    deck = Card.deck()
+    for _ in range(count):
+        card = deck[int(rng.integers(52))]
+        yield card, render_scene([card], rng, **{"effects": 0.5, **render})  # type: ignore[arg-type]
 
 
 def need_cards_dev() -> Path:
