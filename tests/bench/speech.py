@@ -125,6 +125,11 @@ def pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:5.1f}% ({a}/{b})" if b else "   n/a"
 
 
+def _padded(utterance, seed: int):
+    """A tightly cut real recording with quiet and a faint floor around it, as a microphone hears it."""
+    return pad(utterance, before=0.3, after=0.3, floor_db=-60, seed=seed)
+
+
 def _real_rows(limit: int | None):
     for folder in sorted(p for p in SPEECH_DEV.iterdir() if (p / "labels.csv").exists()):
         with open(folder / "labels.csv", newline="") as f:
@@ -144,8 +149,7 @@ def bench_real_closed_set(limit: int | None) -> None:
         word = row["text"].strip().lower()
         if word not in DIGITS:
             continue
-        u = pad(read_wav(folder / row["path"]), before=0.3, after=0.3, floor_db=-60, seed=len(row["path"]))
-        heard = r.hear(u).text
+        heard = r.hear(_padded(read_wav(folder / row["path"]), len(row["path"]))).text
         ok += heard in (word, "sixes" if word == "six" else word + "s")
         n += 1
     print(f"  real rank word, closed set of rank words: {pct(ok, n)}")
@@ -156,33 +160,27 @@ def bench_real(recogniser, limit: int | None) -> None:
         print(f"  real recordings: skipped ({SPEECH_DEV} not found)")
         return
     groups: dict[str, list[int]] = {"rank word": [0, 0], "yes": [0, 0], "no": [0, 0], "go": [0, 0]}
-    for folder in sorted(p for p in SPEECH_DEV.iterdir() if (p / "labels.csv").exists()):
-        with open(folder / "labels.csv", newline="") as f:
-            rows = list(csv.DictReader(f))
-        if limit:
-            rows = rows[:limit]
-        for row in rows:
-            word = row["text"].strip().lower()
-            if word in ("yes", "no", "go"):
-                group = word
-            elif word in DIGITS:
-                group = "rank word"
-            else:
-                continue
-            u = pad(read_wav(folder / row["path"]), before=0.3, after=0.3, floor_db=-60, seed=len(row["path"]))
-            heard = recogniser.hear(u)
-            intent = intent_json(heard)
-            if group == "rank word":
-                # A bare rank word is not a command: score whether the word was heard at all.
-                ok = word in heard.text.split() or (word == "six" and "sixes" in heard.text) or word + "s" in heard.text.split()
-            elif group == "yes":
-                ok = intent is not None and intent["type"] in ("yes", "answer")
-            elif group == "no":
-                ok = intent is not None and intent["type"] in ("no", "go_fish")
-            else:  # "go" alone: heard as the word
-                ok = "go" in heard.text.split()
-            groups[group][0] += ok
-            groups[group][1] += 1
+    for folder, row in _real_rows(limit):
+        word = row["text"].strip().lower()
+        if word in ("yes", "no", "go"):
+            group = word
+        elif word in DIGITS:
+            group = "rank word"
+        else:
+            continue
+        heard = recogniser.hear(_padded(read_wav(folder / row["path"]), len(row["path"])))
+        intent = intent_json(heard)
+        if group == "rank word":
+            # A bare rank word is not a command: score whether the word was heard at all.
+            ok = word in heard.text.split() or (word == "six" and "sixes" in heard.text) or word + "s" in heard.text.split()
+        elif group == "yes":
+            ok = intent is not None and intent["type"] in ("yes", "answer")
+        elif group == "no":
+            ok = intent is not None and intent["type"] in ("no", "go_fish")
+        else:  # "go" alone: heard as the word
+            ok = "go" in heard.text.split()
+        groups[group][0] += ok
+        groups[group][1] += 1
     for name, (ok, n) in groups.items():
         print(f"  real {name:10s}: {pct(ok, n)}")
     print("  (real recordings: Speech Commands v0.01, CC BY 4.0, Warden 2018; FSDD, CC BY-SA 4.0, Jackson et al.)")
@@ -212,27 +210,23 @@ def real_answers():
 
     from tabletop.speech.audio import SAMPLE_RATE, Utterance
 
-    folder = SPEECH_DEV / "speech_commands"
-    if not (folder / "labels.csv").exists():
+    if not SPEECH_DEV.is_dir():
         return
-    with open(folder / "labels.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
     words: dict[str, dict[str, list[Path]]] = {}
-    for row in rows:
-        words.setdefault(row["speaker"], {}).setdefault(row["text"].strip().lower(), []).append(folder / row["path"])
+    for folder, row in _real_rows(None):
+        if folder.name == "speech_commands":
+            words.setdefault(row["speaker"], {}).setdefault(row["text"].strip().lower(), []).append(folder / row["path"])
     gap = np.zeros(int(0.12 * SAMPLE_RATE), dtype=np.int16)
     for speaker, said in sorted(words.items()):
         for path in said.get("yes", []):
             yes = _trimmed(read_wav(path))
-            yield pad(yes, before=0.3, after=0.3, floor_db=-60, seed=len(speaker)), {"type": "answer", "count": None}
+            yield _padded(yes, len(speaker)), {"type": "answer", "count": None}
             for count, word in enumerate(("one", "two", "three"), start=1):
                 for other in said.get(word, [])[:1]:
                     joined = np.concatenate([yes.samples, gap, _trimmed(read_wav(other)).samples])
-                    u = pad(Utterance(joined, source="speech_commands"), before=0.3, after=0.3, floor_db=-60, seed=count)
-                    yield u, {"type": "answer", "count": count}
+                    yield _padded(Utterance(joined, source="speech_commands"), count), {"type": "answer", "count": count}
         for path in said.get("no", []):
-            no = pad(_trimmed(read_wav(path)), before=0.3, after=0.3, floor_db=-60, seed=len(speaker))
-            yield no, {"type": "go_fish"}
+            yield _padded(_trimmed(read_wav(path)), len(speaker)), {"type": "go_fish"}
 
 
 def bench_real_answers(recogniser) -> None:
