@@ -98,13 +98,18 @@ class _Compiled:
         if wl.repeat:
             return []  # handled by the caller
         out = [_Choice(words, v.out) for v in wl.values for words in v.words]
-        if self.context is not None and intent in _RANK_LISTS_FILTERED_IN and slot.slot == "rank" and self.context.booked:
-            booked = {r.symbol for r in self.context.booked}
+        if self._unbooked(slot, intent):
+            booked = {r.symbol for r in self.context.booked}  # type: ignore[union-attr]
             out = [c for c in out if str(c.out) not in booked] or out
         if self._answering(slot, intent):
             asked = self.context.rank.symbol  # type: ignore[union-attr]
             out = [c for c in out if str(c.out) == asked] or out
         return out
+
+    def _unbooked(self, slot: Slot, intent: str) -> bool:
+        """True for the rank of an ask once some ranks are booked: nobody can ask for a booked rank."""
+        return (self.context is not None and bool(self.context.booked) and intent in _RANK_LISTS_FILTERED_IN
+                and slot.slot == "rank")
 
     def _answering(self, slot: Slot, intent: str) -> bool:
         """True for the rank an answer names while an ask is open: "yes, two queens" answers the ask for
@@ -118,7 +123,7 @@ class _Compiled:
             return "target" if (intent == "ask" and slot.slot == "target" and self.target_choices is not self.player_choices) else "player"
         if wl.repeat:
             return "names"
-        if self.context is not None and intent in _RANK_LISTS_FILTERED_IN and slot.slot == "rank" and self.context.booked:
+        if self._unbooked(slot, intent):
             return f"{slot.list_name}_open"
         if self._answering(slot, intent):
             return f"{slot.list_name}_asked"
