@@ -143,3 +143,37 @@ def test_rejector_accepts_a_reading_padded_with_noise_words(players) -> None:
     # Too many extra words, or a one-word reading: not enough evidence.
     assert r._agreement("some of your two ana", ["some of your two ana my i'm ben let me go"], players) == 0
     assert r._agreement("nope", ["i said nope there"], players) == 0
+
+
+def _count_context():
+    from tabletop.cards import Rank
+
+    return Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="count", asker="Ana", target="Ben",
+                   rank=Rank.SEVEN)
+
+
+def test_how_many_listens_for_counts_not_for_a_go_fish() -> None:
+    # After "yes" and "How many?" the grammar offers the count, yes/no, a correction, queries, undo
+    # and control, but no go fish, ask or book: real voices' "three" here was heard as "sorry" (a
+    # go fish) and acted on.
+    from tabletop.language.grammar import jsgf
+
+    text = jsgf(("Ana", "Ben", "Cho"), _count_context())
+    rules = {line.split(" = ")[0] for line in text.splitlines() if line.startswith("<i_")}
+    assert "<i_answer>" in rules and "<i_correct>" in rules and "<i_no>" in rules
+    assert not rules & {"<i_go_fish>", "<i_ask>", "<i_book>", "<i_lucky>"}
+
+
+@pytest.mark.parametrize("text,voice,speed,expected", [
+    ("three", "en-us", 150, {"type": "answer", "count": 3}),
+    ("two", "en", 160, {"type": "answer", "count": 2}),
+    ("go fish", "en-us+f3", 160, None),
+])
+def test_counts_heard_after_how_many(recogniser, text, voice, speed, expected) -> None:
+    ctx = _count_context()
+    heard = recogniser.hear(synth.realistic(text, voice=voice, speed=speed, seed=7), ctx)
+    got = intent_of(heard, ctx.players, ctx)
+    if expected is None:
+        assert got is None or got["type"] not in ("go_fish", "ask", "book"), f"heard {heard.text!r}"
+    else:
+        assert got == expected, f"heard {heard.text!r}"
