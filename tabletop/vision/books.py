@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tabletop import sentences
 from tabletop.cards import Rank
 from tabletop.vision.detection import Detection
 from tabletop.vision.pipeline import see
@@ -24,9 +25,7 @@ __all__ = ["BookCheck", "check_book", "describe", "SURE"]
 SURE = 0.8
 """Confidence at or above which a read counts towards a verdict."""
 _MAX_OF_A_RANK = 4  # one deck has four cards of a rank
-_COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-UNCLEAR = "I can't see the cards clearly: spread them out."
-NOTHING = "I can't see any cards: lay the {plural} face up."
+UNCLEAR = sentences.UNCLEAR
 
 
 @dataclass(frozen=True)
@@ -44,13 +43,8 @@ class BookCheck:
 def describe(detections: list[Detection], first: Rank | None = None) -> str:
     """"I see three sevens and a six." — the confident reads, the claimed rank first."""
     counts = Counter(d.rank for d in detections if d.rank is not None)
-    if not counts:
-        return "I see no cards I can read."
     order = sorted(counts, key=lambda r: (r is not first, -counts[r], list(Rank).index(r)))
-    parts = [f"{_COUNT_WORDS[counts[r]] if counts[r] < len(_COUNT_WORDS) else counts[r]} {r.spoken(counts[r])}"
-             for r in order]
-    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"I see {text}."
+    return sentences.seen([(r, counts[r]) for r in order])
 
 
 def _sure(detections: list[Detection]) -> list[Detection]:
@@ -67,7 +61,7 @@ def check_book(rank: Rank, frames: list[np.ndarray], book_size: int = 4, reader:
     """Check a claimed book of ``rank`` against a few frames of the table."""
     per_frame = [see(frame, reader) for frame in frames if frame is not None]
     if not per_frame or not any(per_frame):
-        return BookCheck("unsure", [], NOTHING.format(plural=rank.plural))
+        return BookCheck("unsure", [], sentences.nothing_seen(rank))
     full_frames = 0
     best: list[Detection] = []
     best_key: tuple = (-1, -1.0)
@@ -83,7 +77,7 @@ def check_book(rank: Rank, frames: list[np.ndarray], book_size: int = 4, reader:
         elif len(sure) == len(detections) and len(matches) < book_size:
             all_clear_short += 1
     if full_frames >= 1 and all_clear_short == 0:  # seen whole at least once, and no frame says otherwise
-        return BookCheck("confirmed", best, f"I see {_COUNT_WORDS[book_size]} {rank.plural}.")
+        return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
     needed = len(per_frame) // 2 + 1  # a majority of the frames
     if all_clear_short >= needed and full_frames == 0:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
