@@ -60,6 +60,7 @@ __all__ = [
     "make_table",
     "compose",
     "composites",
+    "frames",
 ]
 
 FACES_DIR = Path(os.environ.get("TABLETOP_CARD_FACES",
@@ -783,10 +784,11 @@ def compose(
     if count is None:
         count = {"scattered": int(rng.integers(3, 11)), "touching": int(rng.integers(3, 8)),
                  "overlapping": int(rng.integers(3, 8)), "fanned": int(rng.integers(4, 14))}.get(layout, int(rng.integers(0, 4)))
-    if cards is not None:
-        if layout in BOOK_LAYOUTS:
-            raise ValueError("give a book layout its rank with book=, not cards=")
-        chosen, laid = list(cards), None
+    if cards is not None:  # a book layout lays the first four as a book (three kings and a queen in a square)
+        if layout in BOOK_LAYOUTS and len(cards) < 4:
+            raise ValueError("a book layout lays four cards: give at least four")
+        chosen = list(cards)
+        laid = chosen[0].rank if layout in BOOK_LAYOUTS and len({c.rank for c in chosen[:4]}) == 1 else None
     else:
         chosen, laid = _deal(rng, layout, count, pool, book)
     if faces == "real":
@@ -882,3 +884,21 @@ def composites(count: int, seed: int, **options: object) -> Iterator[Composite]:
     """``count`` composites with seeds ``seed``, ``seed + 1`` … and the same ``options`` (see :func:`compose`)."""
     for i in range(count):
         yield compose(seed + i, **options)  # type: ignore[arg-type]
+
+
+def frames(composite: Composite, n: int, seed: int = 0) -> list[np.ndarray]:
+    """``n`` frames of ``composite`` as a live camera sends them about half a second apart: the same table,
+    each frame with its own sensor noise, a flicker of exposure and a shake of up to a pixel (labels still
+    hold to within that pixel)."""
+    rng = np.random.default_rng([composite.seed, seed])
+    h, w = composite.image.shape[:2]
+    out = []
+    for _ in range(n):
+        shake = np.float32([[1, 0, rng.uniform(-1, 1)], [0, 1, rng.uniform(-1, 1)]])
+        frame = cv2.warpAffine(composite.image, shake, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        frame = cv2.convertScaleAbs(frame, alpha=float(rng.uniform(0.95, 1.05)))
+        grain = np.empty((h, w, 3), np.int16)
+        cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
+        cv2.randn(grain, 0, float(rng.uniform(1.0, 3.0)))
+        out.append(cv2.add(frame, grain, dtype=cv2.CV_8U))
+    return out
