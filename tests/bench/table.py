@@ -163,6 +163,7 @@ class SpokenTable(simtable.SimulatedTable):
         self.tally.actions += 1
         self.stats.events += 1
         line = text
+        out = None
         for attempt in range(MAX_TRIES):
             out, replies = self.utter(speaker, line, attempt)
             if out.kind == "acted" and matches(out.intent, meant):
@@ -188,6 +189,8 @@ class SpokenTable(simtable.SimulatedTable):
         self.tally.gave_up += 1
         self.typed = True
         self.tally.gave_ups.append(f"{self.snr or 'clean'}: [{speaker}, {self.voices[speaker][0]}] {text!r}")
+        if out is not None and out.kind == "asked":
+            self.table.hear_text("no")  # the question left open is answered first
         return self._done(self.table.hear_text(text), text, compare)
 
     def _done(self, replies: list[Any], text: str, compare: bool) -> _Said:

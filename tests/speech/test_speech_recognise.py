@@ -177,3 +177,28 @@ def test_counts_heard_after_how_many(recogniser, text, voice, speed, expected) -
         assert got is None or got["type"] not in ("go_fish", "ask", "book"), f"heard {heard.text!r}"
     else:
         assert got == expected, f"heard {heard.text!r}"
+
+
+def test_an_ask_without_an_asker_names_someone_else_in_the_grammar() -> None:
+    # Ana's turn: "Ben, do you have any sixes" was heard as "ana do you got any sixes" (Ana asking
+    # herself). An ask that names no asker is the current player's, so the grammar offers only the
+    # others as its target; "Ben asks Ana for sixes" still names anyone.
+    from tabletop.language.grammar import jsgf
+
+    ctx = Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="ask", askable={"Ana", "Ben", "Cho"})
+    text = jsgf(("Ana", "Ben", "Cho"), ctx)
+    assert "<target_other> = ben | cho;" in text
+    assert "(<target_other> <r_have> [<r_any>] <rank>)" in text
+    assert "(<player> asks <target> for [<r_any>] <rank>)" in text
+    assert "<target> = ana | ben | cho;" in text
+
+
+@pytest.mark.parametrize("text,voice,speed,seed", [
+    ("Ben, do you have any sixes?", "en-gb+m4", 135, 4100),
+    ("Ben, do you have any sevens?", "en-gb+m4", 150, 3),
+])
+def test_an_ask_of_ben_is_never_heard_as_ana_asking_herself(recogniser, text, voice, speed, seed) -> None:
+    ctx = Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="ask", askable={"Ana", "Ben", "Cho"})
+    heard = recogniser.hear(synth.realistic(text, voice=voice, speed=speed, seed=seed), ctx)
+    got = intent_of(heard, ctx.players, ctx)
+    assert got is None or got.get("target") != "Ana", f"heard {heard.text!r}"
