@@ -55,16 +55,6 @@ class _Choice:
     out: Any
 
 
-def _names_slot(expr: Expression, slot: str) -> bool:
-    if isinstance(expr, Slot):
-        return expr.slot == slot
-    if isinstance(expr, Seq):
-        return any(_names_slot(i, slot) for i in expr.items)
-    if isinstance(expr, Alt):
-        return any(_names_slot(o, slot) for o in expr.options)
-    return False
-
-
 def _names_a_card(expr: Expression) -> bool:
     if isinstance(expr, Slot):
         return expr.slot == "suit"
@@ -97,11 +87,13 @@ class _Compiled:
         if context is not None and context.askable:
             askable = [c for c in self.player_choices if c.out in context.askable] or self.player_choices
         self.target_choices = askable
-        # An ask that names no asker is the current player's: its target is someone else. Set per
-        # template while the JSGF is compiled (the recogniser then cannot hear "Ben, do you have any
-        # sevens" as Ana asking herself); None elsewhere: sampling and Vosk phrases are unchanged.
+        # In a game, the ask the recogniser listens for is the current player's (named or not) of
+        # someone else: "Ben, do you have any sevens" is never Ana asking herself, and "ana ben got
+        # any fours" never an out-of-turn ask. Set while the JSGF is compiled; None elsewhere
+        # (sampling and the Vosk phrases are unchanged).
         self.others: list[_Choice] | None = None
         self._others = [c for c in askable if context is None or c.out != context.current]
+        self._current = [c for c in self.player_choices if context is not None and c.out == context.current]
 
     # the values a slot can take in a template of `intent`
     def choices(self, slot: Slot, intent: str) -> list[_Choice]:
@@ -109,6 +101,8 @@ class _Compiled:
         if wl.runtime:
             if intent == "ask" and slot.slot == "target":
                 return self.others if self.others is not None else self.target_choices
+            if intent == "ask" and slot.slot == "asker" and self.others is not None:
+                return self._current
             return self.player_choices
         if wl.repeat:
             return []  # handled by the caller
@@ -135,8 +129,8 @@ class _Compiled:
     def list_key(self, slot: Slot, intent: str) -> str:
         wl = self.vocab.lists[slot.list_name]
         if wl.runtime:
-            if intent == "ask" and slot.slot == "target" and self.others is not None:
-                return "target_other"
+            if intent == "ask" and slot.slot in ("target", "asker") and self.others is not None:
+                return "target_other" if slot.slot == "target" else "asker_now"
             return "target" if (intent == "ask" and slot.slot == "target" and self.target_choices is not self.player_choices) else "player"
         if wl.repeat:
             return "names"
@@ -199,8 +193,7 @@ def jsgf(players: Sequence[str], context: "Context | None" = None, *, name: str 
     used: dict[str, list[_Choice] | None] = {}
     intent_rules: dict[str, list[str]] = {}
     for template in comp.templates:
-        comp.others = (comp._others if comp._others and context is not None and context.current
-                       and not _names_slot(template.expression, "asker") else None)
+        comp.others = comp._others if comp._others and comp._current and template.intent == "ask" else None
         intent_rules.setdefault(template.intent, []).append(_jsgf_expr(template.expression, template.intent, comp, used))
     # rules reached from rules
     pending = [k[2:] for k in list(used) if k.startswith("r_")]

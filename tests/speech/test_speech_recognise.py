@@ -181,16 +181,16 @@ def test_counts_heard_after_how_many(recogniser, text, voice, speed, expected) -
 
 def test_an_ask_without_an_asker_names_someone_else_in_the_grammar() -> None:
     # Ana's turn: "Ben, do you have any sixes" was heard as "ana do you got any sixes" (Ana asking
-    # herself). An ask that names no asker is the current player's, so the grammar offers only the
-    # others as its target; "Ben asks Ana for sixes" still names anyone.
+    # herself), and Ben's "Ana, got any fours" as "ana ben got any fours" (Ana asking out of turn).
+    # The ask listened for is the current player's, named or not, of one of the others.
     from tabletop.language.grammar import jsgf
 
     ctx = Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="ask", askable={"Ana", "Ben", "Cho"})
     text = jsgf(("Ana", "Ben", "Cho"), ctx)
     assert "<target_other> = ben | cho;" in text
+    assert "<asker_now> = ana;" in text
     assert "(<target_other> <r_have> [<r_any>] <rank>)" in text
-    assert "(<player> asks <target> for [<r_any>] <rank>)" in text
-    assert "<target> = ana | ben | cho;" in text
+    assert "(<asker_now> asks <target_other> for [<r_any>] <rank>)" in text
 
 
 @pytest.mark.parametrize("text,voice,speed,seed", [
