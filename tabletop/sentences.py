@@ -528,6 +528,10 @@ def seen(counts: Sequence[tuple[Rank, int]], unclear: int = 0) -> str:
     return f"I see {join(parts)}."
 
 
+def spread_out(rank: Rank) -> str:
+    return f"Spread the {rank.plural} out so I can see a corner of each."
+
+
 def book_seen(rank: Rank, size: int) -> str:
     return f"I see {of_rank(size, rank)}."
 
