@@ -156,7 +156,12 @@ def test_the_board_follows_a_typed_game_and_reads_across_the_table(tmp_path: Pat
 
             # The end (first-out: Ben's hand is empty): the winner screen.
             assert "I count four cards for Ben" in game.type("Ben is out of cards")[1]
-            assert "Game over. Ana wins with one book." in game.type("yes")[1]
+            said = [game.type("yes")[1]]
+            try:  # the end is announced once the exchange is over: after a moment's quiet, or when asked
+                said.append(game.reply(timeout=2.5)[1])
+            except queue.Empty:
+                said.append(game.type("whose turn is it")[1])
+            assert said[0] == "Ben is out of cards." and "Game over. Ana wins with one book." in said[1], said
             deadline = time.monotonic() + 10
             while "over" not in driver.execute_script("return document.body.className") and time.monotonic() < deadline:
                 time.sleep(0.05)
