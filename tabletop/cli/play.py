@@ -160,7 +160,9 @@ def _board(args: argparse.Namespace, table: Table, out: "Output") -> Any:
 
     board = Board(host=args.board_host or "127.0.0.1", port=args.board_port)
     board.start()
-    out.listeners.append(lambda replies: board.publish(table.game.public(), replies[-1].text if replies else ""))
+    # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
+    out.listeners.append(lambda replies: board.publish(table.game.state.public(),
+                                                       sentences.together([r.text for r in replies])))
     print(f"tabletop: the board is at {board.url}", file=sys.stderr)
     if board.shared:
         print(board.qr_text(), file=sys.stderr)

@@ -89,3 +89,15 @@ def test_play_shares_the_board_with_a_token_and_a_qr_code(tmp_path: Path) -> Non
     token = url.rstrip("/").rsplit("/", 1)[1]
     assert len(token) >= 20 and "█" in out.stderr and out.stderr.count(url) >= 2
     assert "It's Ana's turn." in out.stdout and "█" not in out.stdout  # the game's own output stays clean
+
+
+def test_the_board_sits_at_the_edge() -> None:
+    """The board imports the core's sentences and the standard library, never the table or the referee."""
+    import ast
+
+    folder = Path(__file__).resolve().parents[2] / "tabletop" / "board"
+    imported = {
+        node.module for path in folder.glob("*.py") for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tabletop")
+    }
+    assert imported <= {"tabletop", "tabletop.board.page", "tabletop.board.server", "tabletop.board.view"}, imported
