@@ -406,6 +406,10 @@ def camera_problem(code: str) -> str:
     return _CAMERA_PROBLEMS.get(code, CAMERA_FAILED)
 
 
+JOURNAL_TORN = ("The journal's last line was cut short, probably by a crash, so I've gone back to the last "
+                "whole event.")
+
+
 def now(over: bool, current: str | None, winners: Sequence[str] = ()) -> str:
     """Where the game stands: whose turn it is, or who won."""
     if not over:

@@ -22,6 +22,8 @@ def run(args: argparse.Namespace) -> int:
     loaded = load(args.journal)
     for note in loaded.notes:
         print(f"tabletop: {note}", file=sys.stderr)
+    if loaded.torn_line is not None:
+        print(f"tabletop: (line {loaded.torn_line} of {args.journal})", file=sys.stderr)
     state = loaded.game.public()
     if args.json:
         print(json.dumps(state, ensure_ascii=False))

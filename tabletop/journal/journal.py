@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from tabletop import sentences
 from tabletop.errors import IllegalActionError, InvalidInputError, JournalError
 from tabletop.referee.actions import SettleAction, parse_action
 from tabletop.referee.game import Game
@@ -79,10 +80,7 @@ def load(path: str | Path) -> Loaded:
     for number, record in records[1:]:
         _apply(game, record, number, path)
     if torn is not None:
-        loaded.notes.append(
-            f"The journal's last line (line {torn}) was cut short, probably by a crash; "
-            "resuming from the last whole event."
-        )
+        loaded.notes.append(sentences.JOURNAL_TORN)  # spoken: the line number is in torn_line
     return loaded
 
 
