@@ -21,25 +21,26 @@ PAGE = """<!doctype html>
   * { box-sizing: border-box; }
   html, body { margin: 0; background: var(--bg); color: var(--fg); }
   body { font-family: "DejaVu Sans", "Liberation Sans", Verdana, Arial, sans-serif; line-height: 1.2;
-         padding: clamp(0.5rem, 2vw, 2rem); min-height: 100vh; overflow-wrap: anywhere; }
+         padding: clamp(0.5rem, 2vw, 2rem); min-height: 100vh; overflow-wrap: break-word; }
   header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between;
            gap: 0.5rem 2rem; margin-bottom: clamp(0.5rem, 2vw, 1.5rem); }
-  #title { font-size: clamp(2.2rem, 7vw, 6rem); font-weight: 800; margin: 0; color: var(--accent); }
-  #stock { font-size: clamp(1.5rem, 3.5vw, 3.5rem); font-weight: 700; }
-  #last { font-size: clamp(1.3rem, 3vw, 3rem); margin: 0 0 clamp(0.75rem, 2vw, 2rem);
+  #title { font-size: clamp(2.2rem, 7vw, 8rem); font-weight: 800; margin: 0; color: var(--accent); }
+  #stock { font-size: clamp(1.5rem, 3.5vw, 4.5rem); font-weight: 700; }
+  #last { font-size: clamp(1.3rem, 3vw, 3.5rem); margin: 0 0 clamp(0.75rem, 2vw, 2rem);
           padding: 0.4em 0.6em; border: 0.12em solid var(--fg); border-radius: 0.4em; min-height: 2.1em; }
   #players { display: grid; gap: clamp(0.5rem, 1.5vw, 1.5rem);
-             grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); }
+             grid-template-columns: repeat(auto-fit, minmax(min(100%, max(20rem, calc(100% / 3 - 2rem))), 1fr)); }
   .player { border: 0.25rem solid var(--muted); border-radius: 1rem; padding: clamp(0.6rem, 1.5vw, 1.4rem);
-            min-width: 0; }
+            min-width: 0; container-type: inline-size; }
   .player.current { border-color: var(--accent); border-width: 0.5rem; }
   .player.out { opacity: 1; border-style: dashed; }
-  .name { font-size: clamp(2rem, 4.5vw, 4.5rem); font-weight: 800; margin: 0; }
+  .name { font-size: clamp(1.6rem, 13cqi, 6rem); font-weight: 800; margin: 0; }
   .current .name { color: var(--accent); }
-  .facts { font-size: clamp(1.3rem, 2.6vw, 2.6rem); margin: 0.2em 0 0.4em; color: var(--fg); }
+  .facts { font-size: clamp(1.3rem, 7cqi, 3.2rem); margin: 0.2em 0 0.4em; color: var(--fg); }
+  .facts span { white-space: nowrap; }
   .books { display: flex; flex-wrap: wrap; gap: 0.4rem; }
   .rank { background: var(--tile); color: var(--tile-fg); font-weight: 800; border-radius: 0.3em;
-          font-size: clamp(1.8rem, 4vw, 4rem); min-width: 1.6em; padding: 0.05em 0.2em; text-align: center; }
+          font-size: clamp(1.8rem, 11cqi, 5rem); min-width: 1.6em; padding: 0.05em 0.2em; text-align: center; }
   #winner { display: none; position: fixed; inset: 0; background: var(--bg); padding: 5vw;
             flex-direction: column; justify-content: center; align-items: center; text-align: center; overflow: auto; }
   body.over #winner { display: flex; }
@@ -75,9 +76,10 @@ function render(d) {
     const card = el("section", "player" + (p.current ? " current" : "") + (p.out ? " out" : ""));
     card.dataset.player = p.name;
     card.append(el("h2", "name", p.name));
-    const facts = plural(p.hand, "card", "cards") + " \\u00b7 " + plural(p.count, kind[0], kind[1]) +
-                  (p.out ? " \\u00b7 sits out" : "");
-    card.append(el("p", "facts", facts));
+    const facts = el("p", "facts");
+    const parts = [plural(p.hand, "card", "cards"), plural(p.count, kind[0], kind[1])].concat(p.out ? ["sits out"] : []);
+    parts.forEach((part, i) => { if (i) facts.append(" \\u00b7 "); facts.append(el("span", "", part)); });
+    card.append(facts);
     const books = el("div", "books");
     p.books.forEach(r => books.append(el("span", "rank", r)));
     card.append(books);

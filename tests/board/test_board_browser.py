@@ -106,11 +106,13 @@ def look(driver, name: str) -> dict:  # type: ignore[no-untyped-def]
         set_viewport(driver, w, h)
         time.sleep(0.15)
         driver.save_screenshot(str(SCREENS / f"{name}-{size}.png"))
-        found[size] = {"contrast": driver.execute_script(CONTRAST_JS), "overflow": driver.execute_script(OVERFLOW_JS)}
+        found[size] = {"contrast": driver.execute_script(CONTRAST_JS), "overflow": driver.execute_script(OVERFLOW_JS),
+                       "tall": driver.execute_script("return document.documentElement.scrollHeight - innerHeight")}
     return found
 
 
 def check_readable(found: dict) -> None:
+    assert found["tv"]["tall"] <= 0, found["tv"]["tall"]  # a TV shows the whole table without scrolling
     for size, seen in found.items():
         assert seen["overflow"] == [], (size, seen["overflow"])
         low = [c for c in seen["contrast"] if c[2] < 7.0 or c[4] < 1.0]
@@ -171,3 +173,26 @@ def test_the_board_follows_a_typed_game_and_reads_across_the_table(tmp_path: Pat
     finally:
         game.close()
     assert game.proc.returncode == 0, "".join(game.errors)
+
+
+def test_a_full_table_with_long_names_still_fits_at_every_size() -> None:
+    """Six players, long names, every book down and the pairs game's wording: nothing overflows."""
+    from tabletop.board import Board
+    from tabletop.cards import Rank
+    from tabletop.referee.game import Game
+    from tabletop.rules import Rules
+
+    names = ["Maximiliana", "Bartholomew", "Zoe", "Jose", "Chloe-Anne", "Wolfgang"]
+    public = Game(names, Rules(book_size=2)).public()
+    ranks = [r.symbol for r in Rank]
+    public["books"] = {name: ranks[i::len(names)] for i, name in enumerate(names)}
+    public["out"] = ["Wolfgang"]
+    with Board() as board, chromium() as driver:
+        board.publish(public, "Maximiliana asks Bartholomew for queens. Bartholomew gives Maximiliana two queens.")
+        driver.get(board.url)
+        deadline = time.monotonic() + 10
+        while text(driver, "#title") != "Maximiliana's turn" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert text(driver, "[data-player='Zoe'] .facts").startswith("5 cards · 2 pairs")
+        assert "sits out" in text(driver, "[data-player='Wolfgang'] .facts")
+        check_readable(look(driver, "board-six-players"))
