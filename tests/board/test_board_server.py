@@ -101,3 +101,14 @@ def test_the_board_sits_at_the_edge() -> None:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tabletop")
     }
     assert imported <= {"tabletop", "tabletop.board.page", "tabletop.board.server", "tabletop.board.view"}, imported
+
+
+def test_a_board_that_cannot_listen_starts_no_game(tmp_path: Path) -> None:
+    with Board() as taken:
+        out = subprocess.run(
+            tabletop_command() + ["play", "--text", "--board", "--board-port", str(taken.port), "--players", "Ana",
+                                  "Ben", "--journal", str(tmp_path / "g.jsonl")],
+            input="whose turn is it\n", capture_output=True, text=True, timeout=60,
+        )
+    assert out.returncode != 0 and "--board-port" in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert out.stdout == "" and not (tmp_path / "g.jsonl").exists()
