@@ -46,6 +46,8 @@ def test_shared_board_needs_its_random_token(capfd: pytest.CaptureFixture[str]) 
         assert get(local + "/")[0] == 404 and get(local + "/state")[0] == 404 and get(local + "/events")[0] == 404
         assert get(f"{local}/{other.token}/")[0] == 404
         assert get(f"{local}/{board.token}/")[0] == 200 and get(f"{local}/{board.token}/state")[0] == 200
+        status, page = get(f"{local}/{board.token}")  # redirected to the page, whose links are relative
+        assert status == 200 and b"EventSource" in page
         assert board.url.endswith(f":{board.port}/{board.token}/") and "0.0.0.0" not in board.url
         qr = board.qr_text()
         assert board.url in qr and "█" in qr
