@@ -236,8 +236,8 @@ def _read(file: BinaryIO, path: Path) -> Loaded:
 def _bad_header(path: Path, raw: bytes, complete: bool) -> JournalError:
     if not complete and raw.lstrip().startswith(b"{"):
         return JournalError(
-            f"journal {_show(path)} has only part of its first line (the header), so it holds no game: "
-            "start a new one", line=1, code="journal-damaged")
+            f"journal {_show(path)} line 1 (its header) is cut short, so it holds no game: start a new one",
+            line=1, code="journal-damaged")
     return JournalError(f"{_show(path)} is not a tabletop journal (line 1 is not its header): check the path",
                         line=1, code="journal-damaged")
 

@@ -74,7 +74,7 @@ def _header_size(data: bytes, path: str | Path) -> tuple[int, int]:
             with Image.open(io.BytesIO(data)) as picture:
                 return picture.size
     except Image.DecompressionBombError:
-        raise InvalidInputError(f"{path} claims a picture far bigger than a photo: use a smaller one",
-                                code="image-too-big") from None
+        raise InvalidInputError(f"{path} claims a picture of more than the {MAX_PIXELS // 1_000_000} megapixels "
+                                "tabletop reads: use a smaller photo", code="image-too-big") from None
     except Exception:  # Pillow's errors for a damaged or unknown file vary (OSError, SyntaxError, ...)
         raise InvalidInputError(f"can't read {path} as an image (use JPEG or PNG)", code="bad-image") from None
