@@ -105,7 +105,8 @@ def write_records(path: Path, lines: Sequence[Any]) -> None:
     """Write JSON values (or raw bytes, as they are) one a line."""
     out = []
     for line in lines:
-        out.append(line if isinstance(line, bytes) else json.dumps(line).encode())
+        # float("inf") is written as the probe wrote it, 1e400 (JSON has no Infinity; Python reads 1e400 as inf)
+        out.append(line if isinstance(line, bytes) else json.dumps(line).replace("Infinity", "1e400").encode())
     path.write_bytes(b"\n".join(out) + b"\n")
 
 

@@ -129,7 +129,7 @@ def test_the_probes_damaged_headers_are_named(journal: Path, field: str, value: 
     write_records(journal, rehash(lines))
     ran = run_cli(["state", str(journal)])
     assert_plain_failure(ran, line=1)
-    assert "duplicate" not in ran.err
+    assert "duplicate" not in ran.err and f"{field} must be" in ran.err
 
 
 def test_a_deeply_nested_line_is_damage_not_a_crash(journal: Path) -> None:
@@ -141,10 +141,14 @@ def test_a_deeply_nested_line_is_damage_not_a_crash(journal: Path) -> None:
 
 
 def test_a_forged_torn_mark_does_not_hide_a_damaged_line(journal: Path) -> None:
-    lines: list = records(journal)
-    lines[4] = b'{"push": "ask Ana Ben 7", "te'  # damaged in the middle
-    lines.insert(5, {"torn": 5, "h": "0" * 16})
-    # The forger computes the mark's hash from the line before; the records after still chain from line 5.
+    whole: list = records(journal)
+    # As a hand edit would: the last record damaged, a bare mark after it.
+    lines = whole[:-1] + [b'{"push": "ask Ana Ben 7", "te', {"torn": len(whole)}]
+    write_records(journal, lines)
+    assert_plain_failure(run_cli(["state", str(journal)]), line=len(whole) + 1)
+    # In the middle, with the mark's hash computed from the line before it: the records after
+    # it still chain from the damaged line, so the next one is named.
+    lines = whole[:4] + [b'{"push": "ask Ana Ben 7", "te', {"torn": 5}] + whole[5:]
     lines[5]["h"] = chain_hash(lines[3].get("h", ""), lines[5]) if chain_hash else None
     write_records(journal, lines)
     assert_plain_failure(run_cli(["state", str(journal)]), line=7)
