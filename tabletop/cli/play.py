@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from platformdirs import user_data_dir
 
+from tabletop.cli.typed import typed_lines
 from tabletop.errors import SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
@@ -88,10 +89,7 @@ def run(args: argparse.Namespace) -> int:
         if table.journal is not None and not args.json:
             print(f"(journal: {table.journal.path})", file=sys.stderr)
         if args.text:
-            for line in sys.stdin:
-                line = line.strip()
-                if not line:
-                    continue
+            for line in typed_lines(getattr(sys.stdin, "buffer", sys.stdin)):
                 out.show(table.hear_text(line))
                 if table.stopped:
                     break
