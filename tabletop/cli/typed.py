@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import IO, Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 __all__ = ["typed_lines", "clean_line", "MAX_LINE"]
 
@@ -26,13 +26,22 @@ def clean_line(text: str) -> str:
     return _CONTROL.sub(" ", text).strip()
 
 
-def typed_lines(stream: IO[Any] | None, limit: int = MAX_LINE) -> Iterator[str]:
-    """The non-empty lines of ``stream`` (binary or text), cleaned; over-long lines are skipped."""
+def typed_lines(stream: IO[Any] | None, limit: int = MAX_LINE,
+                prompt: Callable[[], str] | None = None) -> Iterator[str]:
+    """The non-empty lines of ``stream`` (binary or text), cleaned; over-long lines are skipped.
+
+    With ``prompt`` (a person typing at a terminal), what it returns is shown on standard error
+    before each line is read.
+    """
     if stream is None:
         return
     while True:
+        if prompt is not None:
+            print(prompt(), end="", file=sys.stderr, flush=True)
         chunk = stream.readline(limit + 1)
         if not chunk:
+            if prompt is not None:
+                print(file=sys.stderr)
             return
         if isinstance(chunk, bytes):
             newline, text = b"\n", None
