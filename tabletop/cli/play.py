@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from platformdirs import user_data_dir
 
 from tabletop import sentences
+from tabletop.cli.typed import typed_lines
 from tabletop.errors import SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
@@ -107,10 +108,8 @@ def run(args: argparse.Namespace) -> int:
         if table.journal is not None and not args.json:
             print(f"(journal: {table.journal.path})", file=sys.stderr)
         if args.text:
-            for line in typed_lines(sys.stdin, lambda: prompt(table), tty=_interactive(args)):
-                line = line.strip()
-                if not line:
-                    continue
+            waiting = (lambda: prompt(table)) if _interactive(args) else None
+            for line in typed_lines(getattr(sys.stdin, "buffer", sys.stdin), prompt=waiting):
                 out.show(table.hear_text(line))
                 if table.stopped:
                     break
@@ -144,19 +143,6 @@ def prompt(table: Table) -> str:
     """What the typed game shows while it waits for a line: whose turn it is (as announced)."""
     public = table.game.state.public()
     return "(game over) > " if public["over"] else f"({public['current']}'s turn) > "
-
-
-def typed_lines(stream: Any, make_prompt: Any, *, tty: bool) -> Iterable[str]:
-    """Lines from ``stream``; at a terminal, a prompt on standard error before each one."""
-    while True:
-        if tty:
-            print(make_prompt(), end="", file=sys.stderr, flush=True)
-        line = stream.readline()
-        if not line:
-            if tty:
-                print(file=sys.stderr)
-            return
-        yield line
 
 
 def _board(args: argparse.Namespace) -> Any:
