@@ -67,3 +67,33 @@ def test_a_missing_video_file_is_a_setup_error(tmp_path: Path) -> None:
     with pytest.raises(SetupError) as error:
         Camera(str(tmp_path / "nothing.avi"))
     assert "nothing.avi" in error.value.reason
+
+
+def test_a_look_takes_about_half_a_second_of_frames(tmp_path: Path) -> None:
+    scene = render_scene(cards("7 of hearts"), np.random.default_rng(5), effects=0.3)
+    shades = [cv2.convertScaleAbs(scene.image, alpha=1.0, beta=i) for i in range(40)]  # each frame told apart
+    slow = _write_video(tmp_path / "slow.avi", shades[:20])  # 10 frames a second: half a second is 5 frames
+    with Camera(str(slow)) as camera:
+        looked = camera.look()
+        assert len(looked) == 5
+        assert [int(round(f.mean() - looked[0].mean())) for f in looked] == [0, 1, 2, 3, 4]
+    fast = tmp_path / "fast.avi"
+    writer = cv2.VideoWriter(str(fast), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, scene.image.shape[1::-1])
+    for frame in shades:
+        writer.write(frame)
+    writer.release()
+    with Camera(str(fast)) as camera:  # 15 frames in half a second, 5 of them read, spread over it
+        looked = camera.look()
+        assert len(looked) == 5
+        steps = [int(round(f.mean() - looked[0].mean())) for f in looked]
+        assert steps[-1] >= 10 and steps == sorted(steps)  # the 15th frame, less what saturates
+        assert len(camera.look(seconds=0.1)) == 3
+
+
+def test_a_look_at_a_video_that_ends_gives_what_there_was(tmp_path: Path) -> None:
+    scene = render_scene(cards("7 of hearts"), np.random.default_rng(6), effects=0.3)
+    video = _write_video(tmp_path / "short.avi", [scene.image] * 2)
+    with Camera(str(video)) as camera:
+        assert len(camera.look()) == 2
+        with pytest.raises(SetupError):
+            camera.look()
