@@ -4,7 +4,7 @@ The way the strongest card detectors are trained and measured: real photos of ca
 52 of ``shared/data/cards-dev/bidly/faces``, read from there, never copied into the project) and
 the project's rendered faces (:mod:`tabletop.vision.render`) are pasted onto generated tables —
 wood of many tones, cloth weaves, printed tablecloths, felt, cork, paper, stone — laid as people
-lay them (scattered, touching, overlapping, fanned; books in a row, a 2×2 square, a small fan, a
+lay them (scattered, in a row, touching, overlapping, fanned; books in a row, a 2×2 square, a small fan, a
 squared pile with the indices showing), seen by a camera from a 640×480 webcam at an angle to a
 24-megapixel phone photo from above, under even, graded, overexposed, dim, mixed or hard-shadowed
 light, with blur, sensor noise and JPEG. Every card comes with exact labels: its rank and suit,
@@ -506,7 +506,7 @@ def _light_maps(rng: np.random.Generator, light: str, h: int, w: int) -> tuple[n
 
 # --------------------------------------------------------------------------------------------- layouts
 
-LAYOUTS = ("scattered", "touching", "overlapping", "fanned", "book_row", "book_square", "book_fan", "book_pile")
+LAYOUTS = ("scattered", "row", "touching", "overlapping", "fanned", "book_row", "book_square", "book_fan", "book_pile")
 BOOK_LAYOUTS = ("book_row", "book_square", "book_fan", "book_pile")
 
 
@@ -594,6 +594,8 @@ def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.nd
 def _layout(rng: np.random.Generator, layout: str, count: int, aspect: float) -> list[np.ndarray]:
     if layout == "scattered":
         return _scatter(rng, count, aspect, [], 0.9)
+    if layout == "row":  # cards laid apart in a clean row, as a player shows a hand or lays books side by side
+        return _row(rng, count, aspect, (0.05, 0.4))
     if layout == "touching":
         return (_row if rng.random() < 0.5 else _grid)(rng, count, aspect, (-0.015, 0.005), 2)
     if layout == "overlapping":
@@ -782,7 +784,7 @@ def compose(
     else:
         raise ValueError(f"faces must be 'real' or 'rendered', not {faces!r}")
     if count is None:
-        count = {"scattered": int(rng.integers(3, 11)), "touching": int(rng.integers(3, 8)),
+        count = {"scattered": int(rng.integers(3, 11)), "row": int(rng.integers(3, 8)), "touching": int(rng.integers(3, 8)),
                  "overlapping": int(rng.integers(3, 8)), "fanned": int(rng.integers(4, 14))}.get(layout, int(rng.integers(0, 4)))
     if cards is not None:  # a book layout lays the first four as a book (three kings and a queen in a square)
         if layout in BOOK_LAYOUTS and len(cards) < 4:

@@ -52,7 +52,7 @@ from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene  # 
 from tabletop.vision import scenes  # noqa: E402
 
 sys.path.insert(0, str(REPO / "tests" / "vision"))
-from vision_helpers import match_labels, real_labels  # noqa: E402
+from vision_helpers import match_labels, real_labels, score_cards  # noqa: E402
 
 CARDS_DEV = REPO.parent / "shared" / "data" / "cards-dev"
 DEALS = CARDS_DEV / "bidly" / "deals"
@@ -94,30 +94,9 @@ def _pct(a: int, b: int) -> str:
     return f"{a / b:.1%} ({a}/{b})" if b else "n/a"
 
 
-def _box_share(box: tuple[int, int, int, int], quad: np.ndarray) -> float:
-    """The share of a detection's box inside a card's quad."""
-    x, y, w, h = box
-    rect = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
-    area, _ = cv2.intersectConvexConvex(rect, quad.astype(np.float32))
-    return float(area) / max(1.0, w * h)
-
-
 def score_quads(truth: list[tuple[Card, np.ndarray, bool]], detections: list[Detection]) -> Score:
-    """Score detections against cards (card, quad, whether it should be read), one to one per rank."""
-    score = Score(cards=sum(readable for _, _, readable in truth))
-    matched: set[int] = set()
-    for d in sorted((d for d in detections if d.rank is not None), key=lambda d: -d.confidence):
-        score.ranked += 1
-        score.sure += d.confidence >= SURE
-        shares = [(_box_share(d.box, quad), i) for i, (card, quad, _) in enumerate(truth)
-                  if i not in matched and card.rank is d.rank]
-        share, best = max(shares, default=(0.0, -1))
-        if share >= 0.5:
-            matched.add(best)
-            score.correct += 1
-            score.sure_correct += d.confidence >= SURE
-            score.recalled += truth[best][2]
-    return score
+    """Score detections against cards (card, quad, whether its index shows): ``score_cards`` in vision_helpers."""
+    return Score(**score_cards(truth, detections, SURE))
 
 
 def _timed_see(image: np.ndarray) -> tuple[list[Detection], float]:
