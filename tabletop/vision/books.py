@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tabletop import sentences
 from tabletop.cards import Rank
 from tabletop.vision.detection import Detection
 from tabletop.vision.pipeline import see
@@ -27,10 +28,7 @@ __all__ = ["BookCheck", "check_book", "judge_book", "describe", "SURE", "AGREE"]
 SURE = 0.8
 """Confidence at or above which a read counts towards a verdict."""
 _MAX_OF_A_RANK = 4  # one deck has four cards of a rank
-_COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-UNCLEAR = "I can't see the cards clearly: spread them out."
-NOTHING = "I can't see any cards: lay the {plural} face up."
-SPREAD = "Spread the {plural} out so I can see a corner of each."
+UNCLEAR = sentences.UNCLEAR
 AGREE = 0.6
 """Share of the frames that must each show the whole book before it is confirmed."""
 
@@ -50,13 +48,8 @@ class BookCheck:
 def describe(detections: list[Detection], first: Rank | None = None) -> str:
     """"I see three sevens and a six." — the confident reads, the claimed rank first."""
     counts = Counter(d.rank for d in detections if d.rank is not None)
-    if not counts:
-        return "I see no cards I can read."
     order = sorted(counts, key=lambda r: (r is not first, -counts[r], list(Rank).index(r)))
-    parts = [f"{_COUNT_WORDS[counts[r]] if counts[r] < len(_COUNT_WORDS) else counts[r]} {r.spoken(counts[r])}"
-             for r in order]
-    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"I see {text}."
+    return sentences.seen([(r, counts[r]) for r in order])
 
 
 def _sure(detections: list[Detection]) -> list[Detection]:
@@ -76,7 +69,7 @@ def _suits(matches: list[Detection]) -> frozenset:
 def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> BookCheck:
     """The verdict on a claimed book of ``rank`` from the cards seen in each of a few frames."""
     if not seen or not any(seen):
-        return BookCheck("unsure", [], NOTHING.format(plural=rank.plural))
+        return BookCheck("unsure", [], sentences.nothing_seen(rank))
     whole: list[frozenset] = []  # the suits read in each frame that shows the whole book
     best: list[Detection] = []
     best_key: tuple = (-1, -1.0)
@@ -93,14 +86,14 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
             contradicted += 1
     needed = max(1, math.ceil(AGREE * len(seen)))
     if len(whole) >= needed and contradicted == 0 and _agree(whole):
-        return BookCheck("confirmed", best, f"I see {_COUNT_WORDS[book_size]} {rank.plural}.")
+        return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
     if contradicted >= len(seen) // 2 + 1 and not whole:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
     typical = sorted(seen, key=lambda d: sum(x.rank is rank for x in _sure(d)))[len(seen) // 2]  # the median frame
     sure = _sure(typical)
     if not sure:
         return BookCheck("unsure", typical, UNCLEAR)
-    return BookCheck("unsure", typical, f"{describe(sure, rank)} {SPREAD.format(plural=rank.plural)}")
+    return BookCheck("unsure", typical, f"{describe(sure, rank)} {sentences.spread_out(rank)}")
 
 
 def _agree(whole: list[frozenset]) -> bool:
