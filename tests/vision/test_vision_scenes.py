@@ -74,3 +74,30 @@ def test_cards_look_like_cards_on_the_table() -> None:
         x, y = (top + 0.04 * (p.quad[3] - p.quad[0])).astype(int)  # the paper margin under the top edge
         assert gray[y, x] > 120  # white card on dark felt
     assert float(np.median(gray)) < 90
+
+
+def test_a_card_cut_off_by_the_frame_is_labelled_so() -> None:
+    cut = []
+    for seed in (4, 7, 13):
+        c = compose(seed, faces="rendered", layout="scattered", camera="webcam", light="even")
+        h, w = c.image.shape[:2]
+        for p in c.cards:
+            x, y, bw, bh = p.box
+            if x < 0 or y < 0 or x + bw > w or y + bh > h:
+                cut.append(p)
+                assert p.shown < 0.97
+            else:
+                assert p.shown == pytest.approx(1.0, abs=0.02) and p.index_shows == (True, True)
+    assert cut and not all(all(p.index_shows) for p in cut)
+
+
+def test_scenes_and_labels_are_written_for_other_tools(tmp_path) -> None:
+    import json
+
+    assert scenes._main([str(tmp_path), "--count", "2", "--faces", "rendered", "--camera", "webcam"]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "labels.jsonl").read_text().splitlines()]
+    assert [r["seed"] for r in rows] == [0, 1]
+    for row in rows:
+        assert (tmp_path / row["path"]).is_file() and row["table"] in TABLES
+        for card in row["cards"]:
+            assert len(card["quad"]) == 4 and card["rank"] in {r.symbol for r in Rank}
