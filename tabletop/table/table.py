@@ -37,6 +37,7 @@ class Reply:
 
     text: str
     event: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""  # printed for whoever fixes things (a path, an error's text), never spoken
 
 
 class BookEyes:
@@ -195,24 +196,26 @@ class Table:
             return [self._reply(sentences.PAUSED, base, intent, "paused")]
         seen: list[str] = []
         if look and isinstance(intent, Book) and self.eyes is not None and not self.game.state.over:
-            code, say = self._look(intent)
+            code, say, detail = self._look(intent)
             if code in ("not_confirmed", "unsure"):
                 self._seen_book = intent
                 return [self._reply(sentences.question(say), base, intent, "question")]
             seen.append(say)
+            if detail:
+                base = dict(base, detail=detail)
         ruling = self.referee.handle(intent, text)
         self._write()
-        return [self._reply(" ".join(seen + ruling.say), base, intent, ruling.code, ruling)]
+        return [self._reply(sentences.together(seen + ruling.say), base, intent, ruling.code, ruling)]
 
-    def _look(self, intent: Book) -> tuple[str, str]:
-        """Look for the claimed book: (verdict, what was seen). A failing camera is put away."""
+    def _look(self, intent: Book) -> tuple[str, str, str]:
+        """Look for the claimed book: (verdict, what was seen, detail). A failing camera is put away."""
         assert self.eyes is not None
         try:
             check = self.eyes.look(intent.rank, self.game.rules.book_size)
         except SetupError as error:
             self.eyes = None
-            return "no_camera", f"The camera isn't working ({error.reason}), so I'll go on without it."
-        return check.verdict, check.say
+            return "no_camera", sentences.camera_problem(error.code), error.reason
+        return check.verdict, check.say, ""
 
     def _control(self, intent: Control, base: dict[str, Any]) -> Reply:
         if intent.what == "pause":
@@ -259,7 +262,7 @@ class Table:
         event["changed"] = bool(ruling and ruling.changed)
         if ruling is not None and ruling.changed:
             event["state"] = self.game.public()
-        return Reply(text, event)
+        return Reply(text, event, detail=str(event.get("detail", "")))
 
 
 def _next_path(path: Path) -> Path:
