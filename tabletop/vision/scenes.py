@@ -908,21 +908,47 @@ def composites(count: int, seed: int, **options: object) -> Iterator[Composite]:
         yield compose(seed + i, **options)  # type: ignore[arg-type]
 
 
-def frames(composite: Composite, n: int, seed: int = 0) -> list[np.ndarray]:
+def _hand(frame: np.ndarray, rng: np.random.Generator, target: np.ndarray, card_px: float) -> None:
+    """A hand reaching in from the nearest frame edge over ``target`` (in place): a palm and four fingers."""
+    h, w = frame.shape[:2]
+    skin = _hsv(rng, (10, 30), (0.25, 0.55), (0.45, 0.9))
+    mask = np.zeros((h, w), np.uint8)
+    edge = np.array([[target[0], 0], [target[0], h], [0, target[1]], [w, target[1]]], np.float32)
+    start = edge[int(np.argmin(np.linalg.norm(edge - target, axis=1)))]
+    direction = (target - start) / max(1e-3, float(np.linalg.norm(target - start)))
+    palm = target - direction * card_px * 0.6
+    cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in palm), 255, int(card_px * 0.9))  # the arm
+    angle = float(np.degrees(np.arctan2(direction[1], direction[0])))
+    cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (int(card_px * 0.6), int(card_px * 0.5)), angle, 0, 360, 255, -1)
+    side = np.array([-direction[1], direction[0]])
+    for k in range(4):
+        base = palm + direction * card_px * 0.5 + side * card_px * (k - 1.5) * 0.22
+        tip = base + direction * card_px * rng.uniform(0.5, 0.8)
+        cv2.line(mask, tuple(int(v) for v in base), tuple(int(v) for v in tip), 255, max(2, int(card_px * 0.16)))
+    alpha = cv2.GaussianBlur(mask, (0, 0), max(1.0, card_px * 0.02)).astype(np.float32)[..., None] / 255
+    shade = 0.8 + 0.25 * _noise(rng, h, w, card_px)[..., None]
+    frame[:] = np.clip(frame * (1 - alpha) + skin * shade * alpha, 0, 255).astype(np.uint8)
+
+
+def frames(composite: Composite, n: int, seed: int = 0, hand: bool = False) -> list[np.ndarray]:
     """``n`` frames of ``composite`` as a live camera sends them about half a second apart: the same table,
     each frame with its own sensor noise, a flicker of exposure and a shake of up to a pixel (labels still
-    hold to within that pixel)."""
+    hold to within that pixel). With ``hand``, a hand reaches over the cards in the middle frame."""
     rng = np.random.default_rng([composite.seed, seed])
     h, w = composite.image.shape[:2]
     out = []
-    for _ in range(n):
+    for i in range(n):
         shake = np.float32([[1, 0, rng.uniform(-1, 1)], [0, 1, rng.uniform(-1, 1)]])
         frame = cv2.warpAffine(composite.image, shake, (w, h), borderMode=cv2.BORDER_REPLICATE)
         frame = cv2.convertScaleAbs(frame, alpha=float(rng.uniform(0.95, 1.05)))
         grain = np.empty((h, w, 3), np.int16)
         cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
         cv2.randn(grain, 0, float(rng.uniform(1.0, 3.0)))
-        out.append(cv2.add(frame, grain, dtype=cv2.CV_8U))
+        frame = cv2.add(frame, grain, dtype=cv2.CV_8U)
+        if hand and i == n // 2 and composite.cards:
+            card_px = float(np.median([np.linalg.norm(p.quad[1] - p.quad[0]) for p in composite.cards]))
+            _hand(frame, rng, composite.cards[int(rng.integers(len(composite.cards)))].quad.mean(axis=0), card_px)
+        out.append(frame)
     return out
 
 

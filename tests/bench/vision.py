@@ -327,9 +327,11 @@ def main() -> int:
             showing = sum(r["showing"] for r in rows)
             cards = sum(r["cards"] for r in rows)
             twice = sum(r["twice"] for r in rows)
-            print(f"- bidly deals (MrKeSuu/bidly, MIT; 7 photos, no labels): distinct cards read {_pct(cards, showing)} of "
-                  f"the cards whose index shows (hand count), cards of the deck read twice {twice}, a rank read more "
-                  f"than four times {sum(r['over_four'] for r in rows)}; CPU {_ms([r['cpu'] for r in rows])}")
+            ranked = sum(r["ranked"] for r in rows)
+            print(f"- bidly deals (MrKeSuu/bidly, MIT; 7 photos, no labels): distinct cards read (rank and suit) "
+                  f"{_pct(cards, showing)} of the cards whose index shows (estimated by eye), reads naming a rank "
+                  f"{_pct(ranked, showing)}; cards of the deck read twice {twice}, a rank read more than four times "
+                  f"{sum(r['over_four'] for r in rows)}; CPU {_ms([r['cpu'] for r in rows])}")
             for r in rows:
                 print(f"  - {r['photo']}: {r['cards']}/{r['showing']} cards, {r['rank_only']} ranks without a suit, "
                       f"{r['twice']} read twice, {r['detections']} detections")
