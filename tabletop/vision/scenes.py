@@ -49,6 +49,7 @@ __all__ = [
     "LAYOUTS",
     "BOOK_LAYOUTS",
     "CAMERAS",
+    "THINGS",
     "HELD_OUT_FACES",
     "Face",
     "PlacedCard",
@@ -572,8 +573,10 @@ def _apart(quad: np.ndarray, others: list[np.ndarray], margin: float) -> bool:
     return all(cv2.intersectConvexConvex(quad, g)[0] <= 0 for g in grown)
 
 
-def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.ndarray], spread: float) -> list[np.ndarray]:
-    """``n`` cards dropped at any angle round ``around`` without touching them or each other."""
+def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.ndarray], spread: float,
+             width: float = 1.0) -> list[np.ndarray]:
+    """``n`` cards (or things ``width`` card widths wide) dropped at any angle round ``around`` without touching
+    them or each other."""
     quads: list[np.ndarray] = []
     if around:
         allpts = np.concatenate(around)
@@ -585,6 +588,7 @@ def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.nd
         for _attempt in range(60):
             cx, cy = rng.uniform(lo[0] - pad, hi[0] + pad), rng.uniform(lo[1] - pad, hi[1] + pad)
             quad = _placed(aspect, cx, cy, rng.uniform(0, 2 * np.pi))
+            quad = ((quad - [cx, cy]) * width + [cx, cy]).astype(np.float32)
             if _apart(quad, around + quads, 0.08):
                 quads.append(quad)
                 break
@@ -613,6 +617,77 @@ def _layout(rng: np.random.Generator, layout: str, count: int, aspect: float) ->
     if layout == "book_pile":
         return _pile(rng, 4, aspect)
     raise ValueError(f"unknown layout {layout!r}; one of {', '.join(LAYOUTS)}")
+
+
+# --------------------------------------------------------------------------------------------- things on the table
+
+THINGS = ("notepad", "phone", "cup", "coin", "card_box")
+"""What else lies on a family table: a score pad (white, ruled: the likeliest thing to pass for a card), a phone,
+a cup seen from above, coins, the deck's box. No card is on them, so any card read there is a false one."""
+
+
+@dataclass(frozen=True)
+class Thing:
+    """Something on the table that is not a card: pixels, alpha mask, and its width in card widths."""
+
+    kind: str
+    image: np.ndarray = field(repr=False)
+    mask: np.ndarray = field(repr=False)
+    width: float
+
+    @property
+    def aspect(self) -> float:
+        return self.image.shape[0] / self.image.shape[1]
+
+
+def _thing(rng: np.random.Generator, kind: str) -> Thing:
+    if kind == "notepad":
+        h, w = 280, 200
+        image = np.empty((h, w, 3), np.uint8)
+        image[:] = _hsv(rng, (40, 60), (0.0, 0.35), (0.88, 1.0))
+        for y in range(40, h - 8, int(rng.integers(11, 16))):
+            cv2.line(image, (0, y), (w - 1, y), (200, 170, 140), 1, cv2.LINE_AA)
+        cv2.line(image, (28, 0), (28, h - 1), (120, 120, 220), 1, cv2.LINE_AA)
+        for _ in range(int(rng.integers(2, 8))):  # the score, scribbled
+            y = int(rng.integers(45, h - 20))
+            pts = np.stack([np.linspace(35, rng.uniform(60, 180), 8), y + rng.normal(0, 3, 8)], axis=1).astype(np.int32)
+            cv2.polylines(image, [pts], False, (90, 40, 20), 2, cv2.LINE_AA)
+        return Thing(kind, image, _rounded_mask(h, w, 3), float(rng.uniform(1.4, 2.2)))
+    if kind == "phone":
+        h, w = 250, 120
+        image = np.empty((h, w, 3), np.uint8)
+        image[:] = int(rng.integers(15, 45))
+        cv2.rectangle(image, (6, 14), (w - 7, h - 15), (10, 10, 12), -1)
+        sheen = np.linspace(0, rng.uniform(20, 60), w, dtype=np.float32)[None, :, None]
+        image = np.clip(image + sheen, 0, 255).astype(np.uint8)
+        return Thing(kind, image, _rounded_mask(h, w, 16), float(rng.uniform(0.9, 1.15)))
+    if kind == "cup":
+        n = 200
+        image = np.empty((n, n, 3), np.uint8)
+        image[:] = _hsv(rng, (0, 360), (0.0, 0.7), (0.6, 1.0))
+        drink = tuple(float(v) for v in _hsv(rng, (15, 30), (0.5, 0.8), (0.1, 0.35)))
+        cv2.circle(image, (n // 2, n // 2), int(n * 0.4), drink, -1, cv2.LINE_AA)
+        mask = np.zeros((n, n), np.uint8)
+        cv2.circle(mask, (n // 2, n // 2), n // 2 - 1, 255, -1, cv2.LINE_AA)
+        return Thing(kind, image, mask, float(rng.uniform(1.0, 1.4)))
+    if kind == "coin":
+        n = 64
+        image = np.empty((n, n, 3), np.uint8)
+        metal = _hsv(rng, (35, 50), (0.0, 0.6), (0.55, 0.85))
+        image[:] = metal
+        cv2.circle(image, (n // 2, n // 2), n // 2 - 5, tuple(float(v) * 0.85 for v in metal), 2, cv2.LINE_AA)
+        mask = np.zeros((n, n), np.uint8)
+        cv2.circle(mask, (n // 2, n // 2), n // 2 - 1, 255, -1, cv2.LINE_AA)
+        return Thing(kind, image, mask, float(rng.uniform(0.28, 0.4)))
+    if kind == "card_box":
+        h, w = 240, 160
+        image = np.empty((h, w, 3), np.uint8)
+        image[:] = _hsv(rng, (0, 360), (0.5, 1.0), (0.3, 0.8))
+        cv2.rectangle(image, (14, 70), (w - 15, 170), (235, 235, 235), -1)
+        for y in (95, 120, 145):
+            cv2.line(image, (30, y), (int(rng.integers(70, w - 30)), y), (30, 30, 30), 5)
+        return Thing(kind, image, _rounded_mask(h, w, 4), float(rng.uniform(0.95, 1.1)))
+    raise ValueError(f"unknown thing {kind!r}; one of {', '.join(THINGS)}")
 
 
 # --------------------------------------------------------------------------------------------- the scene
@@ -655,6 +730,7 @@ class Composite:
     faces: str
     seed: int
     book_layout: Rank | None = None
+    things: tuple[str, ...] = ()
 
     def count(self, rank: Rank) -> int:
         """How many cards of ``rank`` lie in the scene at all (showing or not)."""
@@ -704,7 +780,7 @@ def _legible(gray: np.ndarray, zone: np.ndarray) -> bool:
     return float(high - low) >= LEGIBLE
 
 
-def _paste(canvas: np.ndarray, face: Face, quad: np.ndarray, gain: np.ndarray,
+def _paste(canvas: np.ndarray, face: Face | Thing, quad: np.ndarray, gain: np.ndarray,
            shadow: tuple[float, float, float, float] | None) -> None:
     """Warp ``face`` onto ``canvas`` (uint8, in place) at ``quad``, within the quad's box, with a soft drop shadow."""
     H, W = canvas.shape[:2]
@@ -771,6 +847,7 @@ def compose(
     book: Rank | None = None,
     cards: list[Card] | None = None,
     face_split: str | None = None,
+    clutter: bool | None = None,
 ) -> Composite:
     """One composited photo with its truth, fixed by ``seed`` and the arguments.
 
@@ -778,7 +855,10 @@ def compose(
     ``"rendered"``; ``face_split`` narrows real faces to ``"train"`` or ``"held_out"`` (default: all 52, since
     a book needs the four of a rank). ``table``, ``light``, ``layout`` and ``camera`` are drawn when not
     given. ``count`` is the number of cards (for a book layout, the other cards beside the book); ``book``
-    the rank a book layout lays; ``cards`` the exact cards (not for book layouts).
+    the rank a book layout lays; ``cards`` the exact cards (a book layout lays the first four as it would a
+    book: three kings and a queen in a square is how a false claim looks). ``clutter`` puts :data:`THINGS`
+    beside the cards (drawn from their own generator, so the rest of the scene is the same with or without
+    them); by default two scenes in five have some.
     """
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
@@ -832,10 +912,20 @@ def compose(
     c, s = math.cos(turn), math.sin(turn)
     quads = [(q @ np.array([[c, -s], [s, c]], np.float32).T).astype(np.float32) for q in quads]
 
+    # things on the table beside the cards, from their own generator
+    things_rng = np.random.default_rng([seed, 7])
+    things: list[tuple[Thing, np.ndarray]] = []
+    if clutter if clutter is not None else things_rng.random() < 0.4:
+        for _ in range(int(things_rng.integers(1, 4))):
+            thing = _thing(things_rng, str(things_rng.choice(THINGS)))
+            for quad in _scatter(things_rng, 1, thing.aspect, quads + [q for _, q in things], 0.7, thing.width):
+                things.append((thing, quad))
+
     # into the frame, seen from above: card width in px, the layout inside the frame
     card_px = rng.uniform(*model.card) * W
-    if quads:
-        pts = np.concatenate(quads)
+    anchor = quads or [q for _, q in things]  # a table with nothing but things on it is framed round them
+    if anchor:
+        pts = np.concatenate(anchor)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         span = np.maximum(hi - lo, 1e-3)
         card_px = min(card_px, 0.9 * W / span[0], 0.9 * H / span[1])
@@ -844,9 +934,11 @@ def compose(
         slack = 0.6 * card_px if layout in ("scattered", "fanned") and rng.random() < 0.3 else 0.0
         offset = rng.uniform(0.05, 0.95, 2) * (room + 2 * slack) - slack - lo * card_px
         quads = [(q * card_px + offset).astype(np.float32) for q in quads]
+        things = [(t, (q * card_px + offset).astype(np.float32)) for t, q in things]
     tilt = rng.uniform(*model.tilt)
     homography = _camera_homography(W, H, tilt, rng.uniform(-np.pi, np.pi))
     quads = [cv2.perspectiveTransform(q[None], homography)[0].astype(np.float32) for q in quads]
+    things = [(t, cv2.perspectiveTransform(q[None], homography)[0].astype(np.float32)) for t, q in things]
 
     # the table, drawn at a working size and seen through the same camera
     work = min(1.0, math.sqrt(1.2e6 / (W * H)))
@@ -858,6 +950,8 @@ def compose(
     # the cards, each with a soft drop shadow and its own small change of light
     drop = (rng.uniform(-0.015, 0.015) * card_px, rng.uniform(0.0, 0.02) * card_px, rng.uniform(0.01, 0.03) * card_px,
             rng.uniform(0.1, 0.4))
+    for thing, quad in things:  # under any card laid over them
+        _paste(canvas, thing, quad, np.ones(3, np.float32), (drop[0] * 2, drop[1] * 2, drop[2] * 2, drop[3]))
     for card, quad in zip(chosen, quads):
         gain = np.float32(rng.uniform(0.9, 1.04)) * rng.uniform(0.97, 1.03, 3).astype(np.float32)
         _paste(canvas, face_of[card], quad, gain, drop)
@@ -899,7 +993,8 @@ def compose(
         placed.append(PlacedCard(card, quad, round(_share_showing(quad, later, (W, H), 96), 3), shows))  # type: ignore[arg-type]
     readable = Counter(p.card.rank for p in placed if p.readable)
     books = tuple(r for r in Rank if readable[r] >= 4)
-    return Composite(image, tuple(placed), books, table, light, layout, camera, faces, seed, laid)
+    return Composite(image, tuple(placed), books, table, light, layout, camera, faces, seed, laid,
+                     tuple(t.kind for t, _ in things))
 
 
 def composites(count: int, seed: int, **options: object) -> Iterator[Composite]:

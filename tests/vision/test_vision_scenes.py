@@ -101,3 +101,14 @@ def test_scenes_and_labels_are_written_for_other_tools(tmp_path) -> None:
         assert (tmp_path / row["path"]).is_file() and row["table"] in TABLES
         for card in row["cards"]:
             assert len(card["quad"]) == 4 and card["rank"] in {r.symbol for r in Rank}
+
+
+def test_things_on_the_table_leave_the_cards_as_they_were() -> None:
+    bare = compose(3005, faces="rendered", camera="hd", clutter=False)
+    busy = compose(3005, faces="rendered", camera="hd", clutter=True)
+    assert bare.things == () and busy.things
+    assert [p.card for p in bare.cards] == [p.card for p in busy.cards]
+    assert all(np.allclose(p.quad, q.quad) for p, q in zip(bare.cards, busy.cards))
+    assert not np.array_equal(bare.image, busy.image)
+    alone = compose(3006, faces="rendered", camera="hd", layout="scattered", count=0, clutter=True)
+    assert alone.cards == () and alone.things

@@ -14,7 +14,7 @@ import pytest
 from tabletop.cards import Card, Rank, Suit
 from tabletop.vision import see
 from tabletop.vision import scenes
-from tabletop.vision.books import judge_book
+from tabletop.vision.books import SURE, judge_book
 from tabletop.vision.scenes import BOOK_LAYOUTS, LIGHTS, Composite, compose, table_names
 
 from vision_helpers import score_cards
@@ -149,3 +149,12 @@ def test_a_hand_over_three_of_a_rank_never_makes_a_book() -> None:
                    cards=[Card(Rank.SEVEN, s) for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)] + [Card.parse("8 of clubs")])
     for seed in range(2):
         assert judge_book(Rank.SEVEN, [see(f) for f in scenes.frames(trap, 5, seed, hand=True)]).verdict != "confirmed"
+
+
+def test_things_on_the_table_are_never_read_surely_as_cards() -> None:
+    """A score pad, a phone, cups, coins and the deck's box on held-out tables, with no card: nothing a book counts."""
+    for i in range(8):
+        c = compose(SEED + 900 + i, split="held_out", camera=("webcam", "hd", "fullhd")[i % 3], layout="scattered",
+                    count=0, clutter=True, light="even")
+        assert c.things and not c.cards
+        assert [d for d in see(c.image) if d.rank is not None and d.confidence >= SURE] == [], (c.seed, c.table, c.things)
