@@ -21,6 +21,7 @@ Generalisation is measured honestly by splits that a builder or tuner must respe
 - **rendered faces**: the train split draws its fonts from ``render.TRAIN_FONTS``, the held-out
   split from ``render.HELD_OUT_FONTS``.
 
+The tables and the things beside the cards are generated in :mod:`tabletop.vision.tabletops`.
 A scene is fixed by its seed and arguments: :func:`compose` draws every choice from one
 ``numpy.random.Generator``. Only cv2 and numpy are used here (rendered faces use Pillow through
 :mod:`~tabletop.vision.render` for their fonts).
@@ -32,7 +33,7 @@ import functools
 import math
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +41,8 @@ import cv2
 import numpy as np
 
 from tabletop.cards import Card, Rank, Suit
+from tabletop.vision.tabletops import (TABLES, THINGS, Thing, make_table, make_thing, random_colour, rounded_mask,
+                                       table_names, value_noise)
 
 __all__ = [
     "FACES_DIR",
@@ -112,16 +115,6 @@ class Face:
         return top.astype(np.float32), bottom.astype(np.float32)
 
 
-def _rounded_mask(h: int, w: int, radius: float) -> np.ndarray:
-    mask = np.zeros((h * 4, w * 4), np.uint8)  # drawn 4× larger and shrunk: an anti-aliased edge
-    r = max(1, int(round(radius * 4)))
-    cv2.rectangle(mask, (r, 0), (w * 4 - 1 - r, h * 4 - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (w * 4 - 1, h * 4 - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w * 4 - 1 - r, r), (r, h * 4 - 1 - r), (w * 4 - 1 - r, h * 4 - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1)
-    return cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA)
-
-
 def real_faces_available(folder: Path | None = None) -> bool:
     """True if the 52 real face photos are where :func:`real_faces` looks."""
     folder = folder or FACES_DIR
@@ -143,7 +136,7 @@ def _load_real_faces(folder: Path) -> dict[Card, Face]:
         b = _REAL_BORDER
         image = np.ascontiguousarray(image[b:-b, b:-b])
         h, w = image.shape[:2]
-        faces[card] = Face(card, image, _rounded_mask(h, w, _REAL_CORNER * w), _REAL_INDEX, "real")
+        faces[card] = Face(card, image, rounded_mask(h, w, _REAL_CORNER * w), _REAL_INDEX, "real")
     return faces
 
 
@@ -173,261 +166,7 @@ def rendered_face(card: Card, rng: np.random.Generator, split: str = "train", st
     wide = 1.7 * style.ten_squeeze if card.rank is Rank.TEN else 1.0  # type: ignore[attr-defined]
     x1 = style.index_x + (0.95 * glyph * style.squeeze * wide + 4) / w  # type: ignore[attr-defined]
     y1 = style.index_y + (glyph * (1.2 + style.suit_scale) + 4) / h  # type: ignore[attr-defined]
-    return Face(card, image, _rounded_mask(h, w, 0.035 * w), (0.0, 0.0, min(0.45, x1), min(0.45, y1)), "rendered")
-
-
-# --------------------------------------------------------------------------------------------- tables
-
-
-def _noise(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
-    """Smooth value noise in 0..1 with features about ``scale`` pixels across."""
-    small = rng.random((max(2, int(h / scale) + 2), max(2, int(w / scale) + 2))).astype(np.float32)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC).clip(0, 1)
-
-
-def _fbm(rng: np.random.Generator, h: int, w: int, scale: float, octaves: int = 4) -> np.ndarray:
-    total = np.zeros((h, w), np.float32)
-    weight = 0.0
-    for k in range(octaves):
-        total += _noise(rng, h, w, max(1.5, scale / 2**k)) * 0.5**k
-        weight += 0.5**k
-    return total / weight
-
-
-def _hsv(rng: np.random.Generator, hue: tuple[float, float], sat: tuple[float, float], val: tuple[float, float]) -> np.ndarray:
-    """One BGR colour (float32, 0..255) drawn from ranges of hue (degrees), saturation and value (0..1)."""
-    pixel = np.array([[[rng.uniform(*hue) / 2 % 180, rng.uniform(*sat) * 255, rng.uniform(*val) * 255]]], np.float32)
-    return cv2.cvtColor(pixel.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
-
-
-def _colour(tex: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    return tex[..., None] * colour[None, None, :]
-
-
-# -- train tables
-
-
-def _wood_grain(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Straight sine grain, warped, in any wood tone from pale to dark."""
-    yy = np.arange(h, dtype=np.float32)[:, None]
-    warp = _noise(rng, h, w, 60) * rng.uniform(20, 60)
-    grain = 0.5 + 0.5 * np.sin((yy + warp) * rng.uniform(0.05, 0.3) + _noise(rng, h, w, 200) * 6)
-    base = _hsv(rng, (18, 38), (0.25, 0.75), (0.3, 0.9))
-    tex = 0.75 + 0.35 * grain
-    if rng.random() < 0.5:
-        tex = tex.T if h == w else cv2.resize(tex.T.copy(), (w, h))
-    return _colour(tex, base)
-
-
-def _weave(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A plain weave of any colour: threads crossing over and under."""
-    period = rng.uniform(3, 8)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    threads = 0.5 + 0.5 * np.sin(2 * np.pi * xx / period) * np.sin(2 * np.pi * yy / period)
-    base = _hsv(rng, (0, 360), (0.05, 0.6), (0.45, 0.97))
-    return _colour(0.82 + 0.2 * threads + 0.06 * (_noise(rng, h, w, 30) - 0.5), base)
-
-
-def _checks(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Gingham: white and one colour in checks, their crossings mixed."""
-    period = rng.uniform(10, 45)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    a = ((xx // period) % 2).astype(np.float32)
-    b = ((yy // period) % 2).astype(np.float32)
-    ink = _hsv(rng, (0, 360), (0.4, 0.9), (0.3, 0.85))
-    white = _hsv(rng, (0, 60), (0.0, 0.1), (0.85, 1.0))
-    share = ((a + b) / 2)[..., None]
-    return white * (1 - share) + ink * share
-
-
-def _felt(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    base = _hsv(rng, (0, 360), (0.3, 0.9), (0.15, 0.6))
-    return _colour(0.88 + 0.24 * _noise(rng, h, w, 40), base)
-
-
-def _carpet(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    fine = cv2.GaussianBlur(rng.random((h, w), dtype=np.float32), (0, 0), 1.0)
-    base = _hsv(rng, (0, 360), (0.1, 0.5), (0.35, 0.75))
-    return _colour(0.6 + 0.8 * fine, base)
-
-
-def _stone(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    base = _hsv(rng, (0, 360), (0.0, 0.3), (0.3, 0.8))
-    return _colour(0.5 + 0.8 * _noise(rng, h, w, 4) * _noise(rng, h, w, 50), base)
-
-
-# -- held-out tables
-
-
-def _planks(rng: np.random.Generator, h: int, w: int, value: tuple[float, float], sat: tuple[float, float]) -> np.ndarray:
-    """Boards with seams, each its own tone, with ring grain and the odd knot."""
-    width = rng.uniform(0.12, 0.3) * min(h, w)
-    along_x = rng.random() < 0.5
-    H, W = (h, w) if along_x else (w, h)
-    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-    board = np.floor(yy / width)
-    tex = np.zeros((H, W), np.float32)
-    warp = _fbm(rng, H, W, rng.uniform(80, 250)) * rng.uniform(15, 50)
-    rings = rng.uniform(0.08, 0.35)
-    grain = 0.5 + 0.5 * np.sin((yy + warp + board * 37.0) * rings + _noise(rng, H, W, 400) * 8)
-    grain = grain**rng.uniform(1.0, 3.0)
-    tones = rng.uniform(0.85, 1.12, int(H / width) + 2).astype(np.float32)
-    tex = tones[board.astype(int)] * (0.8 + 0.22 * (1 - grain) + 0.05 * (_noise(rng, H, W, 3) - 0.5))
-    for _ in range(int(rng.integers(0, 4))):  # knots
-        cx, cy, r = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(0.01, 0.04) * min(H, W)
-        d = np.sqrt(((xx - cx) / 2.5) ** 2 + (yy - cy) ** 2)
-        tex *= 1 - 0.35 * np.exp(-(d / r) ** 2) * (0.6 + 0.4 * np.sin(d * 0.8))
-    seam = np.abs(yy - np.round(yy / width) * width) < rng.uniform(0.6, 2.0)
-    tex[seam] *= rng.uniform(0.45, 0.75)
-    if not along_x:
-        tex = np.ascontiguousarray(tex.T)
-    return _colour(tex, _hsv(rng, (20, 40), sat, value))
-
-
-def _light_wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Pale planks: birch, pine, white oak, limed wood."""
-    return _planks(rng, h, w, (0.72, 0.97), (0.12, 0.4))
-
-
-def _dark_wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Walnut, teak, stained oak."""
-    return _planks(rng, h, w, (0.18, 0.55), (0.4, 0.8))
-
-
-def _linen(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Beige or white linen: uneven slubbed threads, sometimes a twill."""
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    period = rng.uniform(2.5, 6)
-    slub_x = cv2.resize(rng.random((1, max(2, w // 3))).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    slub_y = cv2.resize(rng.random((max(2, h // 3), 1)).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.4:
-        threads = 0.5 + 0.5 * np.sin(2 * np.pi * (xx + yy) / period)
-    else:
-        threads = 0.5 + 0.5 * np.sin(2 * np.pi * xx / period) * np.sin(2 * np.pi * yy / period)
-    tex = 0.86 + 0.09 * threads + 0.07 * (slub_x - 0.5) + 0.07 * (slub_y - 0.5) + 0.05 * (_noise(rng, h, w, 60) - 0.5)
-    base = _hsv(rng, (25, 50), (0.02, 0.3), (0.8, 1.0))
-    return _colour(tex, base)
-
-
-def _tablecloth(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A printed tablecloth: dots, flowers or stripes on a plain or white ground, over a fine weave."""
-    ground = _hsv(rng, (0, 360), (0.0, 0.5), (0.6, 1.0))
-    out = np.empty((h, w, 3), np.float32)
-    out[:] = ground
-    inks = [tuple(float(v) for v in _hsv(rng, (0, 360), (0.4, 1.0), (0.2, 0.9))) for _ in range(3)]
-    kind = rng.choice(["dots", "flowers", "stripes", "paisley"])
-    scale = rng.uniform(0.03, 0.1) * min(h, w)
-    if kind == "dots":
-        step = scale * rng.uniform(1.5, 3)
-        for j, y in enumerate(np.arange(0, h + step, step)):
-            for x in np.arange((j % 2) * step / 2, w + step, step):
-                cv2.circle(out, (int(x), int(y)), int(scale * 0.4), inks[0], -1, cv2.LINE_AA)
-    elif kind == "stripes":
-        step = scale * rng.uniform(1, 3)
-        for i, x in enumerate(np.arange(0, w + h, step)):
-            pts = np.array([[x, 0], [x + step * 0.5, 0], [x + step * 0.5 - h * 0.3, h], [x - h * 0.3, h]], np.int32)
-            cv2.fillConvexPoly(out, pts, inks[i % 2], cv2.LINE_AA)
-    else:
-        for _ in range(int(h * w / scale**2 * 0.6)):
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            petals = int(rng.integers(4, 7)) if kind == "flowers" else 1
-            ink = inks[int(rng.integers(0, 3))]
-            for p in range(petals):
-                a = 2 * np.pi * p / petals + rng.uniform(0, 0.3)
-                r = scale * 0.35 if petals > 1 else 0
-                axes = (int(scale * 0.3), int(scale * 0.14)) if petals > 1 else (int(scale * 0.5), int(scale * 0.25))
-                cv2.ellipse(out, (int(cx + r * np.cos(a)), int(cy + r * np.sin(a))), axes, float(np.degrees(a)),
-                            0, 360, ink, -1, cv2.LINE_AA)
-            if petals > 1:
-                cv2.circle(out, (int(cx), int(cy)), max(1, int(scale * 0.12)), inks[2], -1, cv2.LINE_AA)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    weave = 0.94 + 0.06 * np.sin(2 * np.pi * xx / 3.3) * np.sin(2 * np.pi * yy / 3.3)
-    return out * weave[..., None]
-
-
-def _baize(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Dark felt: card-table green, navy, black or burgundy, with a fibrous nap."""
-    hue = [(100, 150), (200, 240), (0, 360), (330, 360)][int(rng.integers(0, 4))]
-    base = _hsv(rng, hue, (0.3, 0.9), (0.06, 0.3))
-    fibres = cv2.GaussianBlur(rng.random((h, w), dtype=np.float32), (0, 0), sigmaX=rng.uniform(0.8, 2.5), sigmaY=0.6)
-    nap = _noise(rng, h, w, rng.uniform(80, 300))
-    return _colour(0.75 + 0.5 * fibres + 0.2 * nap, base)
-
-
-def _cork(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Cork board: orange-brown granules with dark pits."""
-    base = _hsv(rng, (22, 36), (0.4, 0.7), (0.5, 0.8))
-    granules = _noise(rng, h, w, rng.uniform(2, 4))
-    blotch = _noise(rng, h, w, rng.uniform(6, 14))
-    pits = (_noise(rng, h, w, 3) > 0.82).astype(np.float32)
-    tex = 0.7 + 0.35 * granules + 0.25 * (blotch - 0.5) - 0.35 * cv2.GaussianBlur(pits, (0, 0), 0.8)
-    return _colour(tex, base)
-
-
-def _paper(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """White or cream paper, or a printed card box: smooth, with fibres and a soft crease."""
-    base = _hsv(rng, (20, 60), (0.0, 0.15), (0.88, 1.0))
-    tex = 0.97 + 0.03 * _noise(rng, h, w, 150) + 0.015 * (_noise(rng, h, w, 2) - 0.5)
-    out = _colour(tex, base)
-    if rng.random() < 0.35:  # a fold
-        x = rng.uniform(0.2, 0.8) * w
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        out *= (1 - 0.08 * np.exp(-((xx - x - 0.1 * yy) / 3) ** 2))[..., None]
-    if rng.random() < 0.3:  # print: a coloured band or printed lines, as on a box
-        ink = tuple(float(v) for v in _hsv(rng, (0, 360), (0.5, 1.0), (0.3, 0.9)))
-        y0 = int(rng.uniform(0, h))
-        cv2.rectangle(out, (0, y0), (w, y0 + int(rng.uniform(0.05, 0.2) * h)), ink, -1)
-    return out
-
-
-def _marble(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """White or grey marble with veins."""
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    turb = _fbm(rng, h, w, rng.uniform(60, 200), 5)
-    a = rng.uniform(0, np.pi)
-    veins = np.abs(np.sin((xx * np.cos(a) + yy * np.sin(a)) * rng.uniform(0.005, 0.02) + turb * rng.uniform(6, 14)))
-    tex = 1 - 0.35 * (1 - veins) ** rng.uniform(6, 20)
-    base = _hsv(rng, (0, 360), (0.0, 0.1), (0.7, 0.97))
-    return _colour(tex * (0.95 + 0.05 * _noise(rng, h, w, 20)), base)
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table generator: its name, split, family and what it looks like."""
-
-    name: str
-    split: str
-    family: str
-    make: Callable[[np.random.Generator, int, int], np.ndarray] = field(repr=False)
-
-
-TABLES: dict[str, Table] = {t.name: t for t in (
-    Table("wood_grain", "train", "wood", _wood_grain),
-    Table("weave", "train", "cloth", _weave),
-    Table("checks", "train", "print", _checks),
-    Table("felt", "train", "felt", _felt),
-    Table("carpet", "train", "carpet", _carpet),
-    Table("stone", "train", "stone", _stone),
-    Table("light_wood", "held_out", "wood", _light_wood),
-    Table("dark_wood", "held_out", "wood", _dark_wood),
-    Table("linen", "held_out", "cloth", _linen),
-    Table("tablecloth", "held_out", "print", _tablecloth),
-    Table("baize", "held_out", "felt", _baize),
-    Table("cork", "held_out", "cork", _cork),
-    Table("paper", "held_out", "paper", _paper),
-    Table("marble", "held_out", "stone", _marble),
-)}
-"""Every table generator. The held-out ones are other algorithms than the train ones (not other seeds)."""
-
-
-def table_names(split: str) -> tuple[str, ...]:
-    """The tables of a split, in a fixed order."""
-    return tuple(name for name, t in TABLES.items() if t.split == split)
-
-
-def make_table(name: str, rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A table top of ``name`` (BGR uint8, ``h`` × ``w``)."""
-    return np.clip(TABLES[name].make(rng, h, w), 0, 255).astype(np.uint8)
+    return Face(card, image, rounded_mask(h, w, 0.035 * w), (0.0, 0.0, min(0.45, x1), min(0.45, y1)), "rendered")
 
 
 # --------------------------------------------------------------------------------------------- cameras, light
@@ -617,77 +356,6 @@ def _layout(rng: np.random.Generator, layout: str, count: int, aspect: float) ->
     if layout == "book_pile":
         return _pile(rng, 4, aspect)
     raise ValueError(f"unknown layout {layout!r}; one of {', '.join(LAYOUTS)}")
-
-
-# --------------------------------------------------------------------------------------------- things on the table
-
-THINGS = ("notepad", "phone", "cup", "coin", "card_box")
-"""What else lies on a family table: a score pad (white, ruled: the likeliest thing to pass for a card), a phone,
-a cup seen from above, coins, the deck's box. No card is on them, so any card read there is a false one."""
-
-
-@dataclass(frozen=True)
-class Thing:
-    """Something on the table that is not a card: pixels, alpha mask, and its width in card widths."""
-
-    kind: str
-    image: np.ndarray = field(repr=False)
-    mask: np.ndarray = field(repr=False)
-    width: float
-
-    @property
-    def aspect(self) -> float:
-        return self.image.shape[0] / self.image.shape[1]
-
-
-def _thing(rng: np.random.Generator, kind: str) -> Thing:
-    if kind == "notepad":
-        h, w = 280, 200
-        image = np.empty((h, w, 3), np.uint8)
-        image[:] = _hsv(rng, (40, 60), (0.0, 0.35), (0.88, 1.0))
-        for y in range(40, h - 8, int(rng.integers(11, 16))):
-            cv2.line(image, (0, y), (w - 1, y), (200, 170, 140), 1, cv2.LINE_AA)
-        cv2.line(image, (28, 0), (28, h - 1), (120, 120, 220), 1, cv2.LINE_AA)
-        for _ in range(int(rng.integers(2, 8))):  # the score, scribbled
-            y = int(rng.integers(45, h - 20))
-            pts = np.stack([np.linspace(35, rng.uniform(60, 180), 8), y + rng.normal(0, 3, 8)], axis=1).astype(np.int32)
-            cv2.polylines(image, [pts], False, (90, 40, 20), 2, cv2.LINE_AA)
-        return Thing(kind, image, _rounded_mask(h, w, 3), float(rng.uniform(1.4, 2.2)))
-    if kind == "phone":
-        h, w = 250, 120
-        image = np.empty((h, w, 3), np.uint8)
-        image[:] = int(rng.integers(15, 45))
-        cv2.rectangle(image, (6, 14), (w - 7, h - 15), (10, 10, 12), -1)
-        sheen = np.linspace(0, rng.uniform(20, 60), w, dtype=np.float32)[None, :, None]
-        image = np.clip(image + sheen, 0, 255).astype(np.uint8)
-        return Thing(kind, image, _rounded_mask(h, w, 16), float(rng.uniform(0.9, 1.15)))
-    if kind == "cup":
-        n = 200
-        image = np.empty((n, n, 3), np.uint8)
-        image[:] = _hsv(rng, (0, 360), (0.0, 0.7), (0.6, 1.0))
-        drink = tuple(float(v) for v in _hsv(rng, (15, 30), (0.5, 0.8), (0.1, 0.35)))
-        cv2.circle(image, (n // 2, n // 2), int(n * 0.4), drink, -1, cv2.LINE_AA)
-        mask = np.zeros((n, n), np.uint8)
-        cv2.circle(mask, (n // 2, n // 2), n // 2 - 1, 255, -1, cv2.LINE_AA)
-        return Thing(kind, image, mask, float(rng.uniform(1.0, 1.4)))
-    if kind == "coin":
-        n = 64
-        image = np.empty((n, n, 3), np.uint8)
-        metal = _hsv(rng, (35, 50), (0.0, 0.6), (0.55, 0.85))
-        image[:] = metal
-        cv2.circle(image, (n // 2, n // 2), n // 2 - 5, tuple(float(v) * 0.85 for v in metal), 2, cv2.LINE_AA)
-        mask = np.zeros((n, n), np.uint8)
-        cv2.circle(mask, (n // 2, n // 2), n // 2 - 1, 255, -1, cv2.LINE_AA)
-        return Thing(kind, image, mask, float(rng.uniform(0.28, 0.4)))
-    if kind == "card_box":
-        h, w = 240, 160
-        image = np.empty((h, w, 3), np.uint8)
-        image[:] = _hsv(rng, (0, 360), (0.5, 1.0), (0.3, 0.8))
-        cv2.rectangle(image, (14, 70), (w - 15, 170), (235, 235, 235), -1)
-        for y in (95, 120, 145):
-            cv2.line(image, (30, y), (int(rng.integers(70, w - 30)), y), (30, 30, 30), 5)
-        return Thing(kind, image, _rounded_mask(h, w, 4), float(rng.uniform(0.95, 1.1)))
-    raise ValueError(f"unknown thing {kind!r}; one of {', '.join(THINGS)}")
 
 
 # --------------------------------------------------------------------------------------------- the scene
@@ -917,7 +585,7 @@ def compose(
     things: list[tuple[Thing, np.ndarray]] = []
     if clutter if clutter is not None else things_rng.random() < 0.4:
         for _ in range(int(things_rng.integers(1, 4))):
-            thing = _thing(things_rng, str(things_rng.choice(THINGS)))
+            thing = make_thing(things_rng, str(things_rng.choice(THINGS)))
             for quad in _scatter(things_rng, 1, thing.aspect, quads + [q for _, q in things], 0.7, thing.width):
                 things.append((thing, quad))
 
@@ -1006,7 +674,7 @@ def composites(count: int, seed: int, **options: object) -> Iterator[Composite]:
 def _hand(frame: np.ndarray, rng: np.random.Generator, target: np.ndarray, card_px: float) -> None:
     """A hand reaching in from the nearest frame edge over ``target`` (in place): a palm and four fingers."""
     h, w = frame.shape[:2]
-    skin = _hsv(rng, (10, 30), (0.25, 0.55), (0.45, 0.9))
+    skin = random_colour(rng, (10, 30), (0.25, 0.55), (0.45, 0.9))
     mask = np.zeros((h, w), np.uint8)
     edge = np.array([[target[0], 0], [target[0], h], [0, target[1]], [w, target[1]]], np.float32)
     start = edge[int(np.argmin(np.linalg.norm(edge - target, axis=1)))]
@@ -1021,7 +689,7 @@ def _hand(frame: np.ndarray, rng: np.random.Generator, target: np.ndarray, card_
         tip = base + direction * card_px * rng.uniform(0.5, 0.8)
         cv2.line(mask, tuple(int(v) for v in base), tuple(int(v) for v in tip), 255, max(2, int(card_px * 0.16)))
     alpha = cv2.GaussianBlur(mask, (0, 0), max(1.0, card_px * 0.02)).astype(np.float32)[..., None] / 255
-    shade = 0.8 + 0.25 * _noise(rng, h, w, card_px)[..., None]
+    shade = 0.8 + 0.25 * value_noise(rng, h, w, card_px)[..., None]
     frame[:] = np.clip(frame * (1 - alpha) + skin * shade * alpha, 0, 255).astype(np.uint8)
 
 
