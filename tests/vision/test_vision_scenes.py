@@ -112,3 +112,24 @@ def test_things_on_the_table_leave_the_cards_as_they_were() -> None:
     assert not np.array_equal(bare.image, busy.image)
     alone = compose(3006, faces="rendered", camera="hd", layout="scattered", count=0, clutter=True)
     assert alone.cards == () and alone.things
+
+
+def test_each_table_looks_like_what_it_is_called() -> None:
+    """Light wood and paper are light, baize is dark, cork is orange-brown: over a few seeds each."""
+    from tabletop.vision.tabletops import make_table
+
+    def mean_hsv(name: str, seed: int) -> tuple[float, float, float]:
+        import cv2
+
+        top = make_table(name, np.random.default_rng(seed), 96, 128)
+        h, s, v = cv2.cvtColor(top, cv2.COLOR_BGR2HSV).reshape(-1, 3).mean(axis=0)
+        return float(h), float(s), float(v)
+
+    for seed in range(4):
+        assert mean_hsv("light_wood", seed)[2] > 160
+        assert mean_hsv("paper", seed)[2] > 200 and mean_hsv("paper", seed)[1] < 60
+        assert mean_hsv("linen", seed)[2] > 180
+        assert mean_hsv("baize", seed)[2] < 90
+        assert mean_hsv("dark_wood", seed)[2] < 150
+        hue, sat, _ = mean_hsv("cork", seed)
+        assert 5 < hue < 25 and sat > 80  # orange-brown (OpenCV hue is degrees / 2)
