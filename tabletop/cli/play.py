@@ -264,6 +264,6 @@ def _eyes(camera: str) -> Any:
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.frames(3), book_size=book_size)
+        return check_book(rank, cam.look(), book_size=book_size)  # about half a second of frames
 
     return BookEyes(look)
