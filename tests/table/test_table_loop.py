@@ -44,3 +44,69 @@ def test_an_overruled_count_does_not_call_for_a_book_it_then_questions(tmp_path:
     overruled = events[-1] if events[-1].get("heard") == "yes" else next(e for e in events if e.get("heard") == "yes")
     assert overruled["changed"] and "gives Cho three sevens" in overruled["say"]
     assert "lay it down" not in overruled["say"]
+
+
+# ---- issue 12.2: announcements on time -----------------------------------------------------------
+
+
+def test_a_typed_turn_is_announced_after_a_quiet_second_not_with_the_next_line(tmp_path: Path) -> None:
+    import queue
+    import threading
+    import time
+
+    proc = subprocess.Popen(tabletop_command() + ["play", "--text", "--json", "--players", *PLAYERS, "--journal",
+                                                  str(tmp_path / "game.jsonl")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    events: queue.Queue[dict] = queue.Queue()
+    threading.Thread(target=lambda: [events.put(json.loads(line)) for line in proc.stdout], daemon=True).start()
+
+    def next_event(timeout: float) -> dict:
+        return events.get(timeout=timeout)
+
+    try:
+        assert next_event(60)["event"] == "start"
+        proc.stdin.write("Ben, do you have any sevens?\nyes, two\n")
+        proc.stdin.flush()
+        assert next_event(30)["say"] == "Ana asks Ben for sevens."
+        hit = next_event(30)
+        assert hit["say"] == "Ben gives Ana two sevens."
+        start = time.monotonic()
+        # Nothing more is typed: about a second of quiet settles the exchange (Ana may still have
+        # called a book until then).
+        settle = next_event(10)
+        assert settle["event"] == "settle" and settle["say"] == "Ana, ask again."
+        assert time.monotonic() - start < 5
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+def test_a_refused_line_never_loses_the_announcement(tmp_path: Path) -> None:
+    # After the miss it is Ben's turn; Ben asking himself is refused, and "Ben's turn" is still said
+    # (before: the settle was taken back with the refused ask and announced a line later).
+    events = typed(tmp_path, ["Ben, sevens?", "go fish", "Ben, kings?"])
+    refused = events[3]
+    assert refused["heard"] == "Ben, kings?" and refused["code"] == "ask-self"
+    assert refused["say"] == "Ben's turn. You can't ask yourself."
+    assert refused["changed"] and refused["state"]["current"] == "Ben"
+    # the turn passing is in the journal before it is announced
+    journal = (tmp_path / "game.jsonl").read_text()
+    assert '"push": "settle"' in journal
+
+
+def test_a_miss_with_nothing_drawn_settles_at_once(tmp_path: Path) -> None:
+    # Two players, 7 each, stock 38; the stock is drawn down by misses until a miss draws nothing:
+    # then nothing more can belong to the exchange and the turn passes in that same reply.
+    lines = []
+    for _ in range(19):
+        lines += ["Ben, sevens?", "go fish", "Ana, sevens?", "go fish"]
+    out = subprocess.run(tabletop_command() + ["play", "--text", "--json", "--players", "Ana", "Ben", "--rule",
+                                               "asking=any-rank", "--journal", str(tmp_path / "g.jsonl")],
+                         input="\n".join(lines + ["Ben, sevens?", "go fish", "what's the score"]) + "\n", capture_output=True, text=True,
+                         timeout=120)
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    last_miss = [e for e in events if e.get("heard") == "go fish"][-1]
+    assert last_miss["state"]["stock"] == 0
+    i = events.index(last_miss)
+    assert events[i + 1]["event"] == "settle" and "Ben's turn" in events[i + 1]["say"]
