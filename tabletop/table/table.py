@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from tabletop import sentences
 from tabletop.cards import RANKS
 from tabletop.errors import SetupError, TabletopError
 from tabletop.journal import Journal, load
@@ -50,7 +51,7 @@ from tabletop.table.pending import Pending
 
 __all__ = ["Table", "Reply", "BookEyes"]
 
-UNHEARD = "Sorry, I didn't catch that."
+UNHEARD = sentences.NOT_CAUGHT
 
 
 @dataclass(frozen=True)
@@ -113,12 +114,12 @@ class Table:
         """What tabletop says as play begins (or resumes)."""
         game = self.game
         if not game.history:
-            text = " ".join(self.notes + [game.opening()])
+            text = sentences.together(self.notes + [game.opening()])
             return [Reply(text, {"event": "start", "say": text, "players": list(game.players),
                                  "rules": game.rules.to_json(), "state": game.public()})]
         public = game.public()
-        now = "The game is over." if public["over"] else f"It's {public['current']}'s turn."
-        text = " ".join(self.notes + [f"Resuming the game. {now}"])
+        now = sentences.now(public["over"], public["current"], public["winners"])
+        text = sentences.together(self.notes + [sentences.resuming_game(now)])
         return [Reply(text, {"event": "resume", "say": text, "state": public})]
 
     def close(self) -> None:
@@ -137,7 +138,7 @@ class Table:
             if p is not None and p.kind == "count" and not counting:
                 p = self._pending = None  # answered, or undone
             if p is None and counting:
-                p = self._pending = Pending("count", "How many?", "count", intent=Answer(None),
+                p = self._pending = Pending("count", sentences.HOW_MANY, "count", intent=Answer(None),
                                             choices=self._choices("count", None))
             return p
 
@@ -220,7 +221,7 @@ class Table:
                 assert pending.intent is not None
                 return self._rule(pending.intent, pending.text, base)
             if isinstance(intent, No):
-                return [self._reply("Okay, say it again.", base, intent, "ok")]
+                return [self._reply(sentences.SAY_IT_AGAIN, base, intent, "ok")]
             if pending.intent is not None and type(intent) is type(pending.intent):
                 # The slot asked for, a corrected slot ("no, sixes") or the sentence again.
                 if sure:
@@ -249,13 +250,13 @@ class Table:
                 self._write()
                 return [self._reply(ruling.text, base, intent, ruling.code, ruling)]
             if isinstance(intent, No):
-                return [self._reply("Okay, not recorded.", base, intent, "ok")]
+                return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         if pending.kind == "seen_book":
             if isinstance(intent, Yes):
                 assert pending.intent is not None
                 return self._rule(pending.intent, pending.text, base, look=False)
             if isinstance(intent, No):
-                return [self._reply("Okay, not recorded.", base, intent, "ok")]
+                return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         return self._answer(intent, transcript, heard, base)
 
     def _answer(self, intent: Intent, transcript: Transcript, heard: Understanding,
@@ -306,7 +307,7 @@ class Table:
         if isinstance(intent, Control):
             return [self._control(intent, base)]
         if self.paused and not isinstance(intent, Query):
-            return [self._reply("Paused. Say resume to go on.", base, intent, "paused")]
+            return [self._reply(sentences.PAUSED, base, intent, "paused")]
         seen: list[str] = []
         if isinstance(intent, (Ask, Answer, GoFish)) and self.game.needs_settle():
             # Nothing of the open exchange follows an ask or an answer: settle it now, and keep the
@@ -317,7 +318,7 @@ class Table:
         if look and isinstance(intent, Book) and self.eyes is not None and not self.game.state.over:
             code, say = self._look(intent)
             if code in ("not_confirmed", "unsure"):
-                question = say + " Say yes to record it anyway."
+                question = sentences.question(say)
                 ask = Pending("seen_book", question, intent=intent, text=text)
                 self._pending = ask
                 return [self._question(" ".join(seen + [question]), base, intent, "question", ask, bool(seen))]
@@ -348,20 +349,20 @@ class Table:
     def _control(self, intent: Control, base: dict[str, Any]) -> Reply:
         if intent.what == "pause":
             self.paused = True
-            return self._reply("Paused. Say resume to go on.", base, intent, "control")
+            return self._reply(sentences.PAUSED, base, intent, "control")
         if intent.what == "resume":
             self.paused = False
             public = self.game.public()
-            now = "The game is over." if public["over"] else f"It's {public['current']}'s turn."
-            return self._reply(f"Resuming. {now}", base, intent, "control")
+            now = sentences.now(public["over"], public["current"], public["winners"])
+            return self._reply(sentences.resumed(now), base, intent, "control")
         if intent.what == "stop":
             self.stopped = True
-            return self._reply("Stopping the game. The journal is saved.", base, intent, "control")
+            return self._reply(sentences.STOPPING, base, intent, "control")
         # new game: same players unless new ones were named; a new journal beside the old one.
         players = intent.players or self.game.players
         if not self.game.history and [p.lower() for p in players] == [p.lower() for p in self.game.players]:
-            return self._reply(f"Players: {', '.join(self.game.players)}. " + self.game.opening(), base, intent,
-                               "control")
+            return self._reply(sentences.together([sentences.players_are(self.game.players), self.game.opening()]),
+                               base, intent, "control")
         try:
             game = Game(players, self.game.rules, 0)
         except TabletopError as error:
@@ -372,7 +373,7 @@ class Table:
             journal = Journal.create(_next_path(self.journal.path), game, durable=self.journal.durable)
         self.referee, self.journal, self._written = Referee(game), journal, 0
         self.paused, self._pending = False, None
-        return self._reply("New game. " + game.opening(), base, intent, "control")
+        return self._reply(sentences.new_game(game.opening()), base, intent, "control")
 
     def _write(self) -> None:
         """Append what the referee did to the journal (flushed to disk) before it is announced."""
