@@ -184,7 +184,11 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
                              text=best.text, candidates=keep)
     if absolute < _FLOOR:
         return Understanding(None, confidence, reason=NOT_CAUGHT, text=best.text, candidates=keep)
-    if confidence >= _ACT and margin >= _MARGIN:
+    # An answer to tabletop's own question, heard with a grammar of just that slot, is judged on how
+    # well it was heard and how far it stands above the next reading, not on its share of an n-best
+    # list that the narrowed grammar fills with weak neighbours ("the aces" after "sixes").
+    filled = best.note == "fills the question" and absolute >= _ACT and margin >= _MARGIN
+    if (confidence >= _ACT or filled) and margin >= _MARGIN:
         if costly(best.intent, context, vocab):
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
@@ -292,6 +296,40 @@ def _slot_values(slot: str, context: Context, vocab: Vocabulary) -> dict[tuple[s
     return out
 
 
+def slot_value(text: str, players: tuple[str, ...] | list[str] = ()) -> tuple[str, str] | None:
+    """A bare slot value as ("rank", "7"), ("target", "Ben") or ("count", "2"), else None.
+
+    What a narrowed grammar's answer means on its own ("sevens", "no, sixes"), so a recogniser can
+    compare two decoders' readings of an answer to "Ana, which rank?" as it compares commands.
+
+    >>> slot_value("sevens"), slot_value("no, ben", ["Ana", "Ben"]), slot_value("pass the salt")
+    (('rank', '7'), ('target', 'Ben'), None)
+    """
+    vocab = load_vocabulary()
+    context = Context(players=tuple(players), phase="any")
+    tokens = _fill_tokens(text, vocab)
+    for slot in ("rank", "target", "count"):
+        value = _slot_values(slot, context, vocab).get(tuple(tokens))
+        if value is not None:
+            return slot, _slot_value_json(value)
+    return None
+
+
+def _fill_tokens(text: str, vocab: Vocabulary) -> list[str]:
+    from tabletop.language.normalise import normalise
+
+    tokens = [t for t in normalise(text, vocab) if t not in vocab.skip_words]
+    if tokens and tokens[0] in _NOPE:
+        tokens = tokens[1:]
+    for prefix in _FILL_PREFIXES:
+        if tuple(tokens[: len(prefix)]) == prefix:
+            tokens = tokens[len(prefix):]
+            break
+    while tokens and tokens[0] in ("any", "the", "your", "some"):
+        tokens = tokens[1:]
+    return tokens
+
+
 def _fills(text: str, context: Context, vocab: Vocabulary) -> list[tuple[Intent, float]]:
     """A bare slot value ("sixes", "Cho", "two"), maybe after "no" or "I said": the pending intent with
     it filled in, at no cost when it is the slot asked for and among its choices."""
@@ -301,16 +339,9 @@ def _fills(text: str, context: Context, vocab: Vocabulary) -> list[tuple[Intent,
     slots = _SLOT_OF.get(type(partial), ())
     if not slots:
         return []
-    tokens = [t for t in normalise(text, vocab) if t not in vocab.skip_words]
-    cost = 0.0
-    if tokens and tokens[0] in _NOPE:
-        tokens, cost = tokens[1:], 0.1
-    for prefix in _FILL_PREFIXES:
-        if tuple(tokens[: len(prefix)]) == prefix:
-            tokens = tokens[len(prefix):]
-            break
-    while tokens and tokens[0] in ("any", "the", "your", "some"):
-        tokens = tokens[1:]
+    words = [t for t in normalise(text, vocab) if t not in vocab.skip_words]
+    cost = 0.1 if words and words[0] in _NOPE else 0.0
+    tokens = _fill_tokens(text, vocab)
     out = []
     for slot in slots:
         value = _slot_values(slot, context, vocab).get(tuple(tokens))
