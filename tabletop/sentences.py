@@ -338,6 +338,12 @@ def has_not_asked(player: str) -> str:
     return f"{player} hasn't asked for anything yet."
 
 
+def standing(hands: Mapping[str, int], books_per_player: Mapping[str, int], stock: int, size: int = 4) -> str:
+    """Where the game stands, in words: the stock, every hand and the score."""
+    held = join([f"{p} has {cards(n)}" for p, n in hands.items()])
+    return f"{stock_left(stock)} {capital(held)}. {score(books_per_player, size)}"
+
+
 # ---- undo and corrections: what was taken back, in words --------------------------------------
 
 
@@ -393,7 +399,22 @@ SAY_IT_AGAIN = "Okay, say it again."
 PAUSED = "Paused. Say resume to go on."
 STOPPING = "Stopping the game. The journal is saved."
 CAMERA_FAILED = "The camera isn't working, so I'll go on without it."
-NO_CAMERA = "There's no camera, so I'll go on without it."
+_CAMERA_PROBLEMS = {
+    "no-camera": "There's no camera, so I'll go on without it.",
+    "camera-closed": CAMERA_FAILED,
+    "camera-stopped": "The camera stopped sending pictures, so I'll go on without it.",
+    "camera-dark": "The camera sees only darkness, so I'll go on without it. Next time, turn on a light.",
+    "no-vision-model": "The card reader isn't installed, so I'll go on without the camera.",
+}
+
+
+def camera_problem(code: str) -> str:
+    """What to say when the camera can't be used (the detail, with any path, is printed, never spoken)."""
+    return _CAMERA_PROBLEMS.get(code, CAMERA_FAILED)
+
+
+JOURNAL_TORN = ("The journal's last line was cut short, probably by a crash, so I've gone back to the last "
+                "whole event.")
 
 
 def now(over: bool, current: str | None, winners: Sequence[str] = ()) -> str:
@@ -560,3 +581,12 @@ def cards_found(n: int) -> str:
 
 def book_in_view(rank: Rank) -> str:
     return f"A book of {rank.plural} is in view."
+
+
+def book_verdict(rank: Rank, verdict: str) -> str:
+    """``see --rank``'s answer about the claimed book, after what was seen."""
+    if verdict == "confirmed":
+        return book_in_view(rank)
+    if verdict == "not_confirmed":
+        return f"That's not a book of {rank.plural}."
+    return f"I can't tell whether that's a book of {rank.plural}: spread the cards out."

@@ -11,10 +11,12 @@ import threading
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from platformdirs import user_data_dir
 
+from tabletop import sentences
+from tabletop.cli.typed import typed_lines
 from tabletop.errors import SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
@@ -44,6 +46,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object per event")
     p.add_argument("--camera", metavar="N", help="camera index (or video file) to confirm laid books")
     p.add_argument("--quiet", action="store_true", help="print instead of speaking")
+    p.add_argument("--speak", action="store_true", help="with --text: speak the replies too (a helper types, everyone hears)")
+    p.add_argument("--board", action="store_true",
+                   help="serve a live, large-type page of the game (turn, books, hands, stock, last event, winner)")
+    p.add_argument("--board-host", metavar="HOST", default=None,
+                   help="address the board listens on (default 127.0.0.1; 0.0.0.0 shares it on the home network, "
+                   "behind a random token in its URL); implies --board")
+    p.add_argument("--board-port", metavar="PORT", type=int, default=0, help="the board's port (default: a free one)")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
@@ -62,8 +71,9 @@ def open_table(args: argparse.Namespace) -> Table:
     if args.camera is not None:
         try:
             eyes = _eyes(args.camera)
-        except SetupError as error:  # the game goes on without vision
-            notes.append(f"No camera: {error.reason}")
+        except SetupError as error:  # the game goes on without vision; the detail is printed, never spoken
+            print(f"tabletop: camera: {error.reason}", file=sys.stderr)
+            notes.append(sentences.camera_problem(error.code))
     table = _table(args, eyes)
     table.notes[:0] = notes
     return table
@@ -85,13 +95,14 @@ def _table(args: argparse.Namespace, eyes: Any) -> Table:
 
 def run(args: argparse.Namespace) -> int:
     table = open_table(args)
-    out = Output(args.json, voice=None if (args.quiet or args.text or args.json) else _voice(args))
+    out = Output(args.json, voice=_voice(args) if _speaks(args) else None)
+    board = _board(args, table, out)
     try:
         out.show(table.start())
         if table.journal is not None and not args.json:
             print(f"(journal: {table.journal.path})", file=sys.stderr)
         if args.text:
-            _play_text(table, out)
+            _play_text(table, out, (lambda: prompt(table)) if _interactive(args) else None)
         elif args.audio:
             _play_audio(table, args, out)
         else:
@@ -101,7 +112,46 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.close()
         out.close()
+        if board is not None:
+            board.close()
     return 0
+
+
+def _speaks(args: argparse.Namespace) -> bool:
+    """Live and recorded games speak unless --quiet or --json; typed games only with --speak."""
+    if args.text:
+        return bool(args.speak)
+    return not (args.quiet or args.json)
+
+
+def _interactive(args: argparse.Namespace) -> bool:
+    """A prompt only for a person typing at a terminal: never into piped input or --json output."""
+    return not args.json and sys.stdin.isatty()
+
+
+def prompt(table: Table) -> str:
+    """What the typed game shows while it waits for a line: whose turn it is."""
+    public = table.game.public()
+    if table.stopped:
+        return ""
+    return "(game over) > " if public["over"] else f"({public['current']}) > "
+
+
+def _board(args: argparse.Namespace, table: Table, out: "Output") -> Any:
+    """Serve the board (--board) and feed it every reply, through the output's listeners."""
+    if not (args.board or args.board_host):
+        return None
+    from tabletop.board import Board
+
+    board = Board(host=args.board_host or "127.0.0.1", port=args.board_port)
+    board.start()
+    # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
+    out.listeners.append(lambda replies: board.publish(table.game.state.public(),
+                                                       sentences.together([r.text for r in replies])))
+    print(f"tabletop: the board is at {board.url}", file=sys.stderr)
+    if board.shared:
+        print(board.qr_text(), file=sys.stderr)
+    return board
 
 
 class Output:
@@ -110,6 +160,7 @@ class Output:
     def __init__(self, as_json: bool, voice: Any = None) -> None:
         self.as_json = as_json
         self.voice = voice
+        self.listeners: list[Any] = []  # called with each batch of replies (the board)
 
     def show(self, replies: list[Reply]) -> None:
         for reply in replies:
@@ -117,8 +168,14 @@ class Output:
                 print(json.dumps(reply.event, ensure_ascii=False), flush=True)
             else:
                 print(reply.text, flush=True)
+                if reply.detail:
+                    print(f"tabletop: {reply.detail}", file=sys.stderr, flush=True)
             if self.voice is not None and reply.text:
                 self.voice.say(reply.text)
+        said = [reply for reply in replies if reply.text]
+        if said:
+            for listener in self.listeners:
+                listener(said)
 
     def listening(self) -> None:
         """Ready for the next utterance (``--audio -``): ``{"event": "listening"}``."""
@@ -147,13 +204,14 @@ def _recogniser(args: argparse.Namespace, table: Table) -> Any:
     return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
 
 
-def _lines(stream: Any) -> "queue.Queue[str | None]":
-    """Lines of ``stream`` read on a thread (None at the end), so the loop can notice a quiet moment."""
+def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue[str | None]":
+    """Typed lines (cleaned, bounded: :func:`typed_lines`) read on a thread, None at the end, so the
+    loop can notice a quiet moment."""
     lines: queue.Queue[str | None] = queue.Queue()
 
     def read() -> None:
         try:
-            for line in stream:
+            for line in typed_lines(stream, prompt=prompt):
                 lines.put(line)
         finally:
             lines.put(None)
@@ -162,9 +220,13 @@ def _lines(stream: Any) -> "queue.Queue[str | None]":
     return lines
 
 
-def _play_text(table: Table, out: Output) -> None:
+def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = None) -> None:
     """Typed lines; about a second with no new line is a quiet moment that settles the exchange."""
-    lines = _lines(sys.stdin)
+    def shown() -> str:
+        with table.lock:  # the reader thread reads the game for the prompt
+            return waiting() if waiting is not None else ""
+
+    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin), shown if waiting is not None else None)
     while not table.stopped:
         try:
             line = lines.get(timeout=TYPED_QUIET_SECONDS)
@@ -173,9 +235,7 @@ def _play_text(table: Table, out: Output) -> None:
             continue
         if line is None:
             break
-        line = line.strip()
-        if line:
-            out.show(table.hear_text(line))
+        out.show(table.hear_text(line))
 
 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:

@@ -60,6 +60,7 @@ class Reply:
 
     text: str
     event: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""  # printed for whoever fixes things (a path, an error's text), never spoken
 
 
 class BookEyes:
@@ -127,6 +128,12 @@ class Table:
             self.journal.close()
 
     # ---- context ----
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The table's lock: held while it hears, settles or builds a context. Hold it to read the
+        game from another thread (the typed prompt, the board)."""
+        return self._lock
 
     @property
     def pending(self) -> Pending | None:
@@ -316,35 +323,37 @@ class Table:
             self._write()
             seen += settle.say
         if look and isinstance(intent, Book) and self.eyes is not None and not self.game.state.over:
-            code, say = self._look(intent)
+            code, say, detail = self._look(intent)
             if code in ("not_confirmed", "unsure"):
                 question = sentences.question(say)
                 ask = Pending("seen_book", question, intent=intent, text=text)
                 self._pending = ask
-                return [self._question(" ".join(seen + [question]), base, intent, "question", ask, bool(seen))]
+                return [self._question(sentences.together(seen + [question]), base, intent, "question", ask, bool(seen))]
             seen.append(say)
+            if detail:
+                base = dict(base, detail=detail)
         ruling = self.referee.handle(intent, text)
         self._write()
         if ruling.code == "question" and self.referee.question is not None:
             q, self.referee.question = self.referee.question, None  # the table keeps the one pending question
             ask = Pending("overrule", ruling.text, intent=intent, text=q.text, action=q.action)
             self._pending = ask
-            return [self._question(" ".join(seen + ruling.say), base, intent, "question", ask, bool(seen))]
-        reply = self._reply(" ".join(seen + ruling.say), base, intent, ruling.code, ruling)
+            return [self._question(sentences.together(seen + ruling.say), base, intent, "question", ask, bool(seen))]
+        reply = self._reply(sentences.together(seen + ruling.say), base, intent, ruling.code, ruling)
         if seen and not ruling.changed:
             reply.event["changed"] = True
             reply.event["state"] = self.game.public()
         return [reply]
 
-    def _look(self, intent: Book) -> tuple[str, str]:
-        """Look for the claimed book: (verdict, what was seen). A failing camera is put away."""
+    def _look(self, intent: Book) -> tuple[str, str, str]:
+        """Look for the claimed book: (verdict, what was seen, detail). A failing camera is put away."""
         assert self.eyes is not None
         try:
             check = self.eyes.look(intent.rank, self.game.rules.book_size)
         except SetupError as error:
             self.eyes = None
-            return "no_camera", f"The camera isn't working ({error.reason}), so I'll go on without it."
-        return check.verdict, check.say
+            return "no_camera", sentences.camera_problem(error.code), error.reason
+        return check.verdict, check.say, ""
 
     def _control(self, intent: Control, base: dict[str, Any]) -> Reply:
         if intent.what == "pause":
@@ -408,7 +417,7 @@ class Table:
         event["changed"] = bool(ruling and ruling.changed)
         if ruling is not None and ruling.changed:
             event["state"] = self.game.public()
-        return Reply(text, event)
+        return Reply(text, event, detail=str(event.get("detail", "")))
 
 
 def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
