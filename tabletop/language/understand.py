@@ -195,6 +195,8 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
                                  text=best.text, candidates=keep)
         return Understanding(best.intent, confidence, text=best.text, candidates=keep)
     missing, likely = _missing_slot(ranked)
+    if missing is None:
+        missing, likely = _implausible_slot(best, ranked, context)
     if missing is not None and not costly(best.intent, context, vocab, phase_only=False):
         return Understanding(best.intent, confidence, confirm=slot_question(best.intent, missing, context),
                              text=best.text, candidates=keep, missing=missing, likely=likely)
@@ -261,6 +263,25 @@ def _missing_slot(ranked: list[Scored]) -> tuple[str | None, tuple[str, ...]]:
             values = tuple(dict.fromkeys(_slot_json(s.intent, slot) for s in in_play if getattr(s.intent, slot) is not None))
             if len(values) >= 2:
                 return slot, values
+    return None, ()
+
+
+def _implausible_slot(best: Scored, ranked: list[Scored], context: Context) -> tuple[str | None, tuple[str, ...]]:
+    """The slot the game itself doubts in a shaky ask: a target who can't be asked (Ana heard asking
+    Ana: the name was misheard, the rank may be right) or a rank already booked."""
+    intent = best.intent
+    if not isinstance(intent, Ask) or not context.players:
+        return None, ()
+    if best.note in ("asks self", "target can't be asked"):
+        asker = intent.asker or context.current
+        fits = context.askable_for(asker)
+        likely = tuple(dict.fromkeys(s.intent.target for s in ranked
+                                     if isinstance(s.intent, Ask) and s.intent.target in fits))
+        return "target", likely
+    if best.note == "rank booked":
+        likely = tuple(dict.fromkeys(s.intent.rank.symbol for s in ranked
+                                     if isinstance(s.intent, Ask) and s.intent.rank not in context.booked))
+        return "rank", likely
     return None, ()
 
 

@@ -143,6 +143,12 @@ def test_a_close_runner_up_with_another_target_asks_from_whom() -> None:
     assert result.confirm == "Sevens from whom?" and result.missing == "target"
 
 
+def test_a_misheard_name_that_cant_be_asked_asks_from_whom() -> None:
+    # heard on Ana's turn: "ana give me your sixes" (Ben was said): the rank stands, the name is asked for
+    result = understand(heard("ana give me your sixes", 0.67), ctx("ask"))
+    assert result.confirm == "Sixes from whom?" and result.missing == "target"
+
+
 def test_a_heard_stop_or_undo_is_confirmed_however_clear() -> None:
     for text, question in [("stop the game", "Stop the game?"), ("undo", "Undo the last move?"),
                            ("pause", "Pause the game?"), ("no i said sixes", "You said sixes?")]:
