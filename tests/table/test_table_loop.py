@@ -110,3 +110,50 @@ def test_a_miss_with_nothing_drawn_settles_at_once(tmp_path: Path) -> None:
     assert last_miss["state"]["stock"] == 0
     i = events.index(last_miss)
     assert events[i + 1]["event"] == "settle" and "Ben's turn" in events[i + 1]["say"]
+
+
+# ---- issue 10.5: the live path's context is taken safely ------------------------------------------
+
+
+def test_the_ears_thread_takes_the_context_under_the_tables_lock() -> None:
+    """The microphone's thread calls ``table.context()`` at each start of speech while the main thread
+    changes the game: it waits for the table's lock and gets an immutable snapshot."""
+    import dataclasses
+    import threading
+
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    got: list = []
+    with table.lock:  # the main thread is in the middle of ruling on a sentence
+        ears = threading.Thread(target=lambda: got.append(table.context()))
+        ears.start()
+        ears.join(0.3)
+        assert ears.is_alive() and not got  # it waits; it never reads a half-changed game
+        table.hear_text("Ben, sevens?")
+    ears.join(5)
+    context = got[0]
+    assert context.phase == "answer" and context.target == "Ben"
+    try:
+        context.phase = "ask"  # type: ignore[misc]
+        raise AssertionError("the context must be immutable")
+    except dataclasses.FrozenInstanceError:
+        pass
+
+
+def test_one_pending_question_is_what_the_grammar_and_the_json_read(tmp_path: Path) -> None:
+    from tabletop.speech.grammars import vosk_phrases
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    reply = table.hear_text("yes")[-1]  # no count: "How many?"
+    pending = table.pending
+    assert pending is not None and pending.kind == "count" and pending.expects == "count"
+    assert reply.event["event"] == "question" and reply.event["choices"] == list(pending.choices)
+    context = table.context()
+    assert context.expects == "count" and context.choices == pending.choices
+    phrases = vosk_phrases(PLAYERS, context)  # the Vosk phrase list narrows to counts, yes and no
+    assert "two" in phrases and not any("sevens" in p or "fish" in p for p in phrases)
+    table.hear_text("two")
+    assert table.pending is None and table.context().expects is None
