@@ -92,6 +92,16 @@ class Referee:
             self.last_said = ruling.text
         return ruling
 
+    def overrule(self, action: Action, text: str | None = None) -> Ruling:
+        """The table answered "yes" to a question public knowledge raised: record ``action`` anyway.
+
+        The table keeps its one pending question itself (``tabletop.table.pending``) and calls this;
+        driven alone, the referee keeps :attr:`question` and ``handle(Yes())`` does the same.
+        """
+        ruling = self._push(Yes(), action, text)
+        self.last_said = ruling.text
+        return ruling
+
     def settle(self) -> Ruling:
         """A moment of quiet: settle the open exchange ("Ben's turn")."""
         say = self._settle()
