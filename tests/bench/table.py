@@ -95,6 +95,22 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.?!])\s+", text.strip()) if s]
 
 
+def _one_wrong_slot(heard: dict[str, Any] | None, meant: dict[str, Any]) -> str | None:
+    """The one slot (rank, target or count) in which an intent of the meant type differs, if just one."""
+    if not heard or SAME.get(heard.get("type"), heard.get("type")) != SAME.get(meant["type"], meant["type"]):
+        return None
+    differs = [k for k in ("rank", "target", "count") if meant.get(k) is not None and heard.get(k) != meant[k]]
+    return differs[0] if len(differs) == 1 else None
+
+
+def _slot_words(slot: str, value: Any) -> str:
+    if slot == "rank":
+        return simtable.PLURALS[simtable.SYMBOLS.index(value)]
+    if slot == "count":
+        return simtable.NUMBERS[int(value)]
+    return str(value)
+
+
 def matches(heard: dict[str, Any] | None, meant: dict[str, Any]) -> bool:
     """The table acted on (or asked about) what was meant: the same type, and every slot both name equal."""
     if heard is None:
@@ -176,8 +192,14 @@ class SpokenTable(simtable.SimulatedTable):
                 line = text
             elif out.kind == "asked":
                 self.tally.questions += 1
-                if matches(out.intent, meant):
+                slot = _one_wrong_slot(out.intent, meant)
+                if out.expects in ("rank", "target", "count"):
+                    # "Ana, which rank?": the slot alone ("sevens")
+                    line = _slot_words(out.expects, meant[out.expects]) if meant.get(out.expects) else text
+                elif matches(out.intent, meant):
                     line = "yes"
+                elif slot is not None and out.expects == "yes_no":
+                    line = f"no, {_slot_words(slot, meant[slot])}"  # "Ben, sixes?" - "no, sevens"
                 else:
                     line = "no"
             else:
@@ -211,13 +233,10 @@ class SpokenTable(simtable.SimulatedTable):
                 self._until(speaker, "resume", lambda i: i.get("type") == "control" and i.get("what") == "resume")
                 return False
             raise Derailed(f"a mishearing did {heard}")
-        differs = [k for k in ("rank", "target", "count") if k in meant and meant[k] is not None and heard.get(k) != meant[k]]
-        if SAME.get(heard.get("type"), heard.get("type")) == SAME.get(meant["type"], meant["type"]) and len(differs) == 1:
-            slot = differs[0]
+        slot = _one_wrong_slot(heard, meant)
+        if slot is not None:
             value = meant[slot]
-            words = {"rank": lambda v: simtable.PLURALS[simtable.SYMBOLS.index(v)], "target": str,
-                     "count": lambda v: simtable.NUMBERS[v]}[slot](value)
-            self._until(speaker, f"no, I said {words}",
+            self._until(speaker, f"no, I said {_slot_words(slot, value)}",
                         lambda i: i.get("type") == "correct" and i.get(slot) == value)
             return True
         self._until(speaker, "scratch that", lambda i: i.get("type") == "undo")

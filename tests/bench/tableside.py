@@ -29,7 +29,7 @@ PHASE_LINES: dict[str, tuple[str, ...]] = {
     "ask": (),
     "answer": ("Ben, do you have any sevens?",),                # Ana asked Ben for sevens
     "count": ("Ben, do you have any sevens?", "yes"),          # ... Ben said yes: "How many?"
-    "rank": ("Ben, do you have any",),                         # the rank is missing: "Ana, which rank?"
+    "rank": (),                                                # see to_phase: "Ana, which rank?"
 }
 
 
@@ -39,6 +39,7 @@ class Outcome:
     intent: dict[str, Any] | None   # the intent acted on or asked about (play --json form)
     codes: tuple[str, ...] = ()
     say: str = ""
+    expects: str | None = None      # what a question waits for: "yes_no", "rank", "target", "count"
 
 
 def new_table(players: Sequence[str] = ("Ana", "Ben", "Cho"), rules: Rules | None = None) -> Table:
@@ -48,8 +49,16 @@ def new_table(players: Sequence[str] = ("Ana", "Ben", "Cho"), rules: Rules | Non
 
 
 def to_phase(table: Table, phase: str) -> list[Any]:
-    """Bring ``table`` to ``phase`` with typed lines; returns the last replies."""
+    """Bring ``table`` to ``phase`` with typed lines; returns the last replies. For "rank", the ask
+    is heard (not typed) with the rank unsure, sevens or sixes, so the table asks for the rank."""
     replies: list[Any] = []
+    if phase == "rank":
+        from tabletop.language.transcript import Alternative
+
+        heard = "ben do you have any sevens"
+        unsure = Transcript(text=heard, confidence=0.3, engine="pocketsphinx",
+                            alternatives=(Alternative(heard, 0.3), Alternative("ben do you have any sixes", 0.28)))
+        return table.hear(unsure)
     for line in PHASE_LINES[phase]:
         replies = table.hear_text(line)
     return replies
@@ -79,7 +88,9 @@ def outcome(replies: list[Any]) -> Outcome:
     acted = [r for r in replies if r.event.get("changed") or r.event.get("code") == "control"]
     if acted:
         return Outcome("acted", acted[0].event.get("intent"), codes, say)
-    asked = [r for r in replies if r.event.get("code") in ("confirm", "question", "repair") and r.event.get("intent")]
+    asked = [r for r in replies if (r.event.get("event") == "question" or r.event.get("code") in ("confirm", "question"))
+             and (r.event.get("about") or r.event.get("intent"))]
     if asked:
-        return Outcome("asked", asked[0].event.get("intent"), codes, say)
+        return Outcome("asked", asked[0].event.get("about") or asked[0].event.get("intent"), codes, say,
+                       asked[0].event.get("expects"))
     return Outcome("none", None, codes, say)
