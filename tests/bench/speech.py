@@ -1,8 +1,15 @@
 """Speech bench: how well each recogniser hears tabletop's commands, and how fast.
 
     python tests/bench/speech.py [--engines pocketsphinx vosk] [--n 500] [--chatter 100] [--quick]
+                                 [--context-only] [--enrollment] [--verbose]
 
-Prints, per recogniser:
+Prints, per recogniser, real voices first:
+- real voices in context: every recording in ../shared/data/speech-dev heard by a real table in the
+  phase where it is said ("yes"/"no" after "Ben, do you have any sevens?"; "one"/"two"/"three" after
+  "How many?"; rank words after "Ana, which rank?"; "zero", "marvin", "sheila", "go" as chatter in
+  the answer and count phases), right / right after one repair / wrong (a different intent acted
+  on) / missed, per set (FSDD and Speech Commands apart);
+- with ``--enrollment``, the enrollment figures (tests/bench/enrollment.py);
 - rank-word, "yes", "no" and "go" accuracy on real recordings in ../shared/data/speech-dev
   (Speech Commands v0.01, CC BY 4.0, Warden 2018; FSDD, CC BY-SA 4.0, Jackson et al.),
   padded with a noise floor, heard against the whole vocabulary; and answers in those real voices
@@ -488,6 +495,17 @@ def bench_game(recogniser, n: int) -> None:
     print(f"  game path ceiling (the true sentence as the transcript): {pct(ceiling, total)}")
 
 
+def bench_enrollment(quick: bool) -> None:
+    """The enrollment figures of tests/bench/enrollment.py (helper `enroll`'s bench), second."""
+    try:
+        import enrollment
+    except ImportError:
+        print("  enrollment: tests/bench/enrollment.py is not on this branch yet")
+        return
+    print("  enrollment (tests/bench/enrollment.py):")
+    enrollment.run(quick=quick)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", nargs="+", default=["pocketsphinx", "vosk"])
@@ -498,6 +516,8 @@ def main() -> int:
     parser.add_argument("--real-only", action="store_true", help="only the real recordings")
     parser.add_argument("--no-reject", action="store_true", help="PocketSphinx without the chatter rejector (grammar alone)")
     parser.add_argument("--no-real", action="store_true", help="skip the real recordings")
+    parser.add_argument("--enrollment", action="store_true",
+                        help="then the enrollment figures (tests/bench/enrollment.py: adapts models, slow)")
     parser.add_argument("--context-only", action="store_true", help="only the real voices in context")
     parser.add_argument("--verbose", action="store_true", help="print every real clip's outcome")
     parser.add_argument("--game-n", type=int, default=240, help="commands said in their game phase (0: skip)")
@@ -519,6 +539,8 @@ def main() -> int:
             continue
         if not args.no_real:
             bench_real_in_context(recogniser, args.real_limit, engine, verbose=args.verbose)
+            if args.enrollment and engine == "pocketsphinx":
+                bench_enrollment(args.quick)
             if args.context_only:
                 continue
             bench_real(recogniser, args.real_limit)
