@@ -84,6 +84,10 @@ class _Compiled:
         ]
         if _filling(context):
             self.templates = _slot_templates(self.vocab, context.expects)  # type: ignore[union-attr,arg-type]
+        elif context is not None and context.expects == "yes_no" and context.partial is not None:
+            # "Ben, sevens?" is answered by yes, no, or the corrected part alone ("sixes", "no, Cho")
+            for slot in _PARTIAL_SLOTS.get(context.partial.type, ()):
+                self.templates.append(_slot_templates(self.vocab, slot)[0])
         self.player_choices = [_Choice(normalise(p, self.vocab), p) for p in self.players]
         askable = self.player_choices
         if context is not None and context.askable:
@@ -163,6 +167,9 @@ _FILL_TEMPLATES = {
     "target": "[<nope>] [i said|i meant|i asked] {player:target}",
     "count": "[<nope>] [i said|i have|i gave you] {count}",
 }
+
+
+_PARTIAL_SLOTS = {"ask": ("rank", "target"), "answer": ("count",), "book": ("rank",)}
 
 
 def _filling(context: "Context | None") -> bool:
