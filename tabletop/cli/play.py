@@ -42,6 +42,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--camera", metavar="N", help="camera index (or video file) to confirm laid books")
     p.add_argument("--quiet", action="store_true", help="print instead of speaking")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
+    p.add_argument("--profile", metavar="NAME", help="hear with this enrolled player's voice profile only "
+                   "(default: the enrolled players' table-wide profile; 'none': no profile)")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
     p.add_argument("--seed", type=int, help="seed for first=random (reproducible games)")
@@ -82,6 +84,8 @@ def _table(args: argparse.Namespace, eyes: Any) -> Table:
 
 def run(args: argparse.Namespace) -> int:
     table = open_table(args)
+    if not (args.text or args.audio or args.json or getattr(args, "profile", None)):
+        _offer_enrollment(table, args)
     out = Output(args.json, voice=None if (args.quiet or args.text or args.json) else _voice(args))
     try:
         out.show(table.start())
@@ -134,10 +138,20 @@ def _voice(args: argparse.Namespace) -> Any:
     return Voice(rate=args.rate, voice=args.voice, quiet=False, print_when_silent=False)
 
 
-def _recogniser(args: argparse.Namespace, table: Table) -> Any:
-    from tabletop.speech.recognisers import default_recogniser
+def _offer_enrollment(table: Table, args: argparse.Namespace) -> None:
+    """A live game offers once to enroll players with no voice profile (skippable)."""
+    from tabletop.cli.enroll import offer
 
-    return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
+    try:
+        offer(list(table.game.players), interactive=True, quiet=args.quiet)
+    except TabletopError as error:  # enrollment failing never stops the game
+        print(f"tabletop: {error.reason}", file=sys.stderr)
+
+
+def _recogniser(args: argparse.Namespace, table: Table) -> Any:
+    from tabletop.speech.profiles import game_recogniser
+
+    return game_recogniser(args.engine, table.game.players, getattr(args, "profile", None))
 
 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:

@@ -314,7 +314,7 @@ def _map_adapt(tools: Tools, base: Path, means: Path, accums: Sequence[Path], ou
             "-varfn", str(base / "variances"),
             "-mixwfn", str(base / "mixture_weights"),
             "-tmatfn", str(base / "transition_matrices"),
-            "-accumdir", *[str(a) for a in accums],
+            "-accumdir", ",".join(str(a) for a in accums),  # one argument, comma-separated
             "-mapmeanfn", str(out / "means"),
             "-mapvarfn", str(out / "variances"),
             "-mapmixwfn", str(work / "map_mixture_weights"),
