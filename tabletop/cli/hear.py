@@ -70,7 +70,7 @@ def hear_files(
     from tabletop.speech.audio import read_wav
     from tabletop.speech.profiles import game_recogniser
 
-    recogniser = game_recogniser(engine, players, profile, table=False)
+    recogniser = game_recogniser(engine, players, profile, mode="none")
     out: list[dict[str, Any]] = []
     for path in files:
         try:

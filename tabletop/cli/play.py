@@ -52,7 +52,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--board-port", metavar="PORT", type=int, default=0, help="the board's port (default: a free one)")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
     p.add_argument("--profile", metavar="NAME", help="hear with this enrolled player's voice profile only "
-                   "(default: the enrolled players' table-wide profile; 'none': no profile)")
+                   "('none': no profile)")
+    p.add_argument("--profiles", choices=("speaker", "pooled", "none"), default="speaker",
+                   help="how enrolled players' voice profiles are used: the profile of the player expected to "
+                   "speak (default), one model pooled for the table, or none")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
     p.add_argument("--seed", type=int, help="seed for first=random (reproducible games)")
@@ -206,7 +209,8 @@ def _offer_enrollment(table: Table, args: argparse.Namespace) -> None:
 def _recogniser(args: argparse.Namespace, table: Table) -> Any:
     from tabletop.speech.profiles import game_recogniser
 
-    return game_recogniser(args.engine, table.game.players, getattr(args, "profile", None))
+    return game_recogniser(args.engine, table.game.players, getattr(args, "profile", None),
+                           mode=getattr(args, "profiles", "speaker"))
 
 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:

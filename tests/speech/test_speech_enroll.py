@@ -148,13 +148,37 @@ def test_the_profile_hears_the_enrolled_voice_better(ana: Path, held_out, capsys
 
 def test_play_hears_with_a_profile_and_with_the_table_model(ana: Path, held_out, tmp_path: Path, capsys) -> None:
     ask = str(held_out[1][0])  # "Ben, got any sixes?" said by Ana
-    for extra in (["--profile", "Ana"], []):  # named, then the table's (Ana is enrolled)
+    for extra in (["--profile", "Ana"], []):  # named, then the expected speaker's (Ana is enrolled, and starts)
         capsys.readouterr()
         code = main(["play", "--players", "Ana", "Ben", "Cho", "--audio", ask, "--json", "--no-fsync",
                      "--journal", str(tmp_path / f"game{len(extra)}.jsonl"), *extra])
         assert code == 0
         events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
         assert any("six" in json.dumps(e).lower() or '"6"' in json.dumps(e) for e in events), events
+
+
+def test_a_game_hears_the_expected_speaker_with_their_profile(ana: Path, held_out) -> None:
+    from tabletop.language import Context
+    from tabletop.speech.audio import read_wav
+    from tabletop.speech.profiles import game_recogniser
+    from tabletop.speech.recognisers.profiled import SpeakerProfiles, expected_speaker
+
+    asking = Context(players=PLAYERS, current="Ana", phase="ask")
+    answering = Context(players=PLAYERS, current="Ben", phase="answer", asker="Ben", target="Ana")
+    confirming = Context(players=PLAYERS, current="Ana", phase="confirm")
+    assert expected_speaker(asking) == "Ana" and expected_speaker(answering) == "Ana"
+    assert expected_speaker(Context(players=PLAYERS, current="Ana", phase="answer", asker="Ana", target="Cho")) == "Cho"
+    assert expected_speaker(confirming) is None and expected_speaker(None) is None
+    r = game_recogniser("auto", PLAYERS)  # Ana is enrolled; Ben and Cho are not
+    assert isinstance(r, SpeakerProfiles)
+    assert r.for_context(asking) is r.by_player["ana"]
+    assert r.for_context(Context(players=PLAYERS, current="Ben", phase="ask")) is r.bundled
+    assert r.for_context(confirming) is r.bundled
+    assert game_recogniser("auto", PLAYERS, mode="pooled").acoustic  # one adapted model
+    assert not game_recogniser("auto", PLAYERS, mode="none").acoustic
+    ask = read_wav(held_out[1][0])  # "Ben, got any sixes?" said by Ana on her turn
+    heard = r.hear(ask, asking)
+    assert heard.text == "ben got any sixes", heard
 
 
 def test_csv_enrollment_keeps_audio_only_when_asked_and_forget_deletes(voices: Path, prompt_wavs, tmp_path: Path, capsys) -> None:
