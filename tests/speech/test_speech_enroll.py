@@ -280,3 +280,19 @@ def test_live_enrollment_from_the_microphone(tmp_path: Path, espeak) -> None:
     assert profile["name"] == "Dee" and profile["utterances"] >= 18
     assert (tmp_path / "v" / "dee" / "means").exists()
     assert not list((tmp_path / "v").rglob("*.wav"))
+
+
+def test_enrollment_is_offered_only_in_a_live_game_at_a_terminal(voices: Path, tmp_path: Path) -> None:
+    """Typed and recorded games, scripts and CI (no terminal) are never asked anything."""
+    from tabletop.cli.enroll import offer
+    from tabletop.speech.profiles import offered
+
+    assert offer(["Eve", "Fay"], interactive=False) == []
+    assert offer(["Eve", "Fay"], interactive=True) == []  # pytest's stdin is not a terminal
+    assert "eve" not in offered()  # not asked, so not marked as asked
+    journal = tmp_path / "typed.jsonl"
+    result = subprocess.run([sys.executable, "-m", "tabletop", "play", "--players", "Eve", "Fay", "--text",
+                             "--journal", str(journal)], input="Fay, do you have any sevens?\n", env=dict(
+                                 os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True, timeout=60, cwd=str(REPO))
+    assert result.returncode == 0, result.stderr
+    assert "Enroll" not in result.stdout + result.stderr
