@@ -160,7 +160,9 @@ class _LiveSession:
         from tabletop.speech.microphone import Microphone
         from tabletop.speech.voice import Voice
 
-        self.microphone = Microphone()
+        # A longer pause ends an utterance than in a game: a prompt with a comma ("Yes, two.")
+        # must come back as one recording, or every later prompt would be paired with the wrong one.
+        self.microphone = Microphone(hangover=0.8)
         self.voice = Voice(quiet=quiet, microphone=self.microphone, out=lambda text: print(text, flush=True))
 
     def say(self, text: str) -> None:
