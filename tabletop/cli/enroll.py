@@ -210,19 +210,22 @@ def offer(players: list[str], *, interactive: bool, quiet: bool = False) -> list
           f"repeating 20 short phrases.", file=sys.stderr)
     try:
         answer = input("Enroll now? [y/N] ").strip().lower()
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):
         answer = ""
     profiles.mark_offered(missing)
     if answer not in ("y", "yes"):
         print("Skipped: enroll any time with `tabletop enroll --players NAME`.", file=sys.stderr)
         return []
-    enrolled = []
-    with _LiveSession(quiet) as session:
-        for name in missing:
-            try:
-                recordings = session.record(name, players)
-                profiles.enroll(name, recordings)
-                enrolled.append(name)
-            except SetupError as error:
-                print(f"tabletop: {error.reason}", file=sys.stderr)
+    enrolled: list[str] = []
+    try:
+        with _LiveSession(quiet) as session:
+            for name in missing:
+                try:
+                    recordings = session.record(name, players)
+                    profiles.enroll(name, recordings)
+                    enrolled.append(name)
+                except SetupError as error:
+                    print(f"tabletop: {error.reason}", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C stops enrolling, not the game
+        print("\nEnrollment stopped; the game goes on.", file=sys.stderr)
     return enrolled
