@@ -372,7 +372,14 @@ def game_recogniser(
             return make_recogniser(engine, players)
         from tabletop.speech.recognisers.profiled import SpeakerProfiles
 
-        return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled})
+        try:
+            pooled = table_acoustic(enrolled)
+        except SetupError as error:  # e.g. sphinxtrain removed since: no table model, own profiles still
+            import sys
+
+            print(f"tabletop: no table-wide voice model ({error.reason})", file=sys.stderr)
+            pooled = None
+        return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, pooled)
     try:
         acoustic = acoustic_for(players)
     except SetupError as error:  # e.g. sphinxtrain removed since: hear with the bundled model

@@ -171,9 +171,11 @@ def test_a_game_hears_the_expected_speaker_with_their_profile(ana: Path, held_ou
     assert expected_speaker(confirming) is None and expected_speaker(None) is None
     r = game_recogniser("auto", PLAYERS)  # Ana is enrolled; Ben and Cho are not
     assert isinstance(r, SpeakerProfiles)
-    assert r.for_context(asking) is r.by_player["ana"]
-    assert r.for_context(Context(players=PLAYERS, current="Ben", phase="ask")) is r.bundled
-    assert r.for_context(confirming) is r.bundled
+    # One enrolled player: the table's model is hers, so she is heard once, with it.
+    assert r.pooled.acoustic == r.by_player["ana"].acoustic
+    assert r.recognisers_for(asking) == [r.by_player["ana"]]
+    assert r.recognisers_for(Context(players=PLAYERS, current="Ben", phase="ask")) == [r.pooled]
+    assert r.recognisers_for(confirming) == [r.pooled]
     assert game_recogniser("auto", PLAYERS, mode="pooled").acoustic  # one adapted model
     assert not game_recogniser("auto", PLAYERS, mode="none").acoustic
     ask = read_wav(held_out[1][0])  # "Ben, got any sixes?" said by Ana on her turn
