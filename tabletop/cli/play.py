@@ -56,9 +56,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
     p.add_argument("--profile", metavar="NAME", help="hear with this enrolled player's voice profile only "
                    "('none': no profile)")
-    p.add_argument("--profiles", choices=("speaker", "pooled", "none"), default="speaker",
-                   help="how enrolled players' voice profiles are used: the profile of the player expected to "
-                   "speak (default), one model pooled for the table, or none")
+    p.add_argument("--profiles", choices=("pooled", "speaker", "none"), default="pooled",
+                   help="how enrolled players' voice profiles are used: one model adapted to all of them "
+                   "(default), the profile of the player expected to speak, or none")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
     p.add_argument("--seed", type=int, help="seed for first=random (reproducible games)")
@@ -227,7 +227,7 @@ def _recogniser(args: argparse.Namespace, table: Table) -> Any:
     from tabletop.speech.profiles import game_recogniser
 
     return game_recogniser(args.engine, table.game.players, getattr(args, "profile", None),
-                           mode=getattr(args, "profiles", "speaker"))
+                           mode=getattr(args, "profiles", "pooled"))
 
 
 def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue[str | None]":

@@ -12,11 +12,11 @@ A profile lives in the user's data folder (``$TABLETOP_VOICES_DIR``, else e.g.
 No audio is kept here (``tabletop enroll --keep-audio`` keeps the recordings in the profile's
 ``audio/`` folder, and only then). Nothing leaves the machine.
 
-How a game uses profiles (:func:`game_recogniser`): by default each utterance is heard with
-the profile of the player the game expects to speak (:data:`DEFAULT_MODE` "speaker"), or with
-one table-wide model adapted to all the enrolled players' counts pooled ("pooled").
-``tests/bench/enrollment.py`` measures these and one recogniser per player choosing the
-best-scoring reading.
+How a game uses profiles (:func:`game_recogniser`): by default with one table-wide model adapted
+to all the enrolled players' counts pooled (:data:`DEFAULT_MODE` "pooled"), or with the
+profile of the player the game expects to speak ("speaker"); a player who did not enroll is
+heard with the bundled model. ``tests/bench/enrollment.py`` measures these and one recogniser
+per player choosing the best-scoring reading.
 """
 
 from __future__ import annotations
@@ -57,12 +57,11 @@ __all__ = [
 # MAP alone: on the FSDD speaker's rank words 83.1% -> 92.2% (MLLR then MAP: 89.4%), see
 # tests/bench/enrollment.py.
 DEFAULT_METHOD = "map"
-# How a game uses several players' profiles (tests/bench/enrollment.py, the FSDD speaker at a
-# table of seven enrolled real voices: own profile 87.8%, one recogniser per player with the
-# best score winning 81.1% at seven times the decode time, the pooled model 80.0%, no profile
-# 81.1%): each utterance is heard with the profile of the player expected to speak.
-MODES = ("speaker", "pooled")
-DEFAULT_MODE = "speaker"
+# How a game uses several players' profiles: see tabletop/speech/recognisers/profiled.py (the
+# FSDD speaker at a table of seven enrolled real voices, clean: pooled 93.6% whoever speaks; own
+# profile 97.5% but someone else's 76.7%, below no profile's 82.8%).
+MODES = ("pooled", "speaker")
+DEFAULT_MODE = "pooled"
 _NAME = re.compile(r"^[^\W\d_][\w' .-]{0,39}$")
 
 
@@ -339,9 +338,9 @@ def game_recogniser(
 
     With ``profile`` (``--profile NAME``) the embedded recogniser hears everything with that
     player's model (``"none"``: the bundled one). Otherwise, when PocketSphinx is the engine,
-    ``mode`` says how the enrolled players' profiles are used: "speaker" (each utterance heard
-    with the profile of the player the game expects to speak), "pooled" (one model adapted to
-    all of them), or "none". Profiles adapt PocketSphinx only: an installed Vosk model is still
+    ``mode`` says how the enrolled players' profiles are used: "pooled" (one model adapted to
+    all of them), "speaker" (the profile of the player the game expects to speak), or "none"
+    (see :mod:`tabletop.speech.recognisers.profiled`). Profiles adapt PocketSphinx only: an installed Vosk model is still
     preferred by "auto" unless a profile is named.
 
     :raises SetupError: for an unknown or stale profile, or a profile with ``engine="vosk"``.
@@ -366,25 +365,16 @@ def game_recogniser(
                 engine = "pocketsphinx"
     if engine != "pocketsphinx" or profile is not None or mode == "none":
         return make_recogniser(engine, players)
-    if mode == "speaker":
-        enrolled = _usable(players)
-        if not enrolled:
-            return make_recogniser(engine, players)
-        from tabletop.speech.recognisers.profiled import SpeakerProfiles
+    enrolled = _usable(players)
+    if not enrolled:
+        return make_recogniser(engine, players)
+    from tabletop.speech.recognisers.profiled import SpeakerProfiles
 
-        try:
-            pooled = table_acoustic(enrolled)
-        except SetupError as error:  # e.g. sphinxtrain removed since: no table model, own profiles still
-            import sys
-
-            print(f"tabletop: no table-wide voice model ({error.reason})", file=sys.stderr)
-            pooled = None
-        return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, pooled)
     try:
-        acoustic = acoustic_for(players)
-    except SetupError as error:  # e.g. sphinxtrain removed since: hear with the bundled model
+        pooled = table_acoustic(enrolled)
+    except SetupError as error:  # e.g. sphinxtrain removed since the table's model was made
         import sys
 
-        print(f"tabletop: not using the voice profiles ({error.reason})", file=sys.stderr)
-        acoustic = None
-    return make_recogniser("pocketsphinx", players, acoustic=acoustic)
+        print(f"tabletop: no table-wide voice model ({error.reason}); hearing with each player's own", file=sys.stderr)
+        return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, None, use="speaker")
+    return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, pooled, use=mode)

@@ -148,7 +148,7 @@ def test_the_profile_hears_the_enrolled_voice_better(ana: Path, held_out, capsys
 
 def test_play_hears_with_a_profile_and_with_the_table_model(ana: Path, held_out, tmp_path: Path, capsys) -> None:
     ask = str(held_out[1][0])  # "Ben, got any sixes?" said by Ana
-    for extra in (["--profile", "Ana"], []):  # named, then the expected speaker's (Ana is enrolled, and starts)
+    for extra in (["--profile", "Ana"], []):  # named, then the table's (Ana is enrolled)
         capsys.readouterr()
         code = main(["play", "--players", "Ana", "Ben", "Cho", "--audio", ask, "--json", "--no-fsync",
                      "--journal", str(tmp_path / f"game{len(extra)}.jsonl"), *extra])
@@ -157,10 +157,10 @@ def test_play_hears_with_a_profile_and_with_the_table_model(ana: Path, held_out,
         assert any("six" in json.dumps(e).lower() or '"6"' in json.dumps(e) for e in events), events
 
 
-def test_a_game_hears_the_expected_speaker_with_their_profile(ana: Path, held_out) -> None:
+def test_a_game_chooses_its_model_by_who_is_expected_to_speak(ana: Path, held_out) -> None:
     from tabletop.language import Context
     from tabletop.speech.audio import read_wav
-    from tabletop.speech.profiles import game_recogniser
+    from tabletop.speech.profiles import game_recogniser, load_profile
     from tabletop.speech.recognisers.profiled import SpeakerProfiles, expected_speaker
 
     asking = Context(players=PLAYERS, current="Ana", phase="ask")
@@ -170,13 +170,15 @@ def test_a_game_hears_the_expected_speaker_with_their_profile(ana: Path, held_ou
     assert expected_speaker(Context(players=PLAYERS, current="Ana", phase="answer", asker="Ana", target="Cho")) == "Cho"
     assert expected_speaker(confirming) is None and expected_speaker(None) is None
     r = game_recogniser("auto", PLAYERS)  # Ana is enrolled; Ben and Cho are not
-    assert isinstance(r, SpeakerProfiles)
-    # One enrolled player: the table's model is hers, so she is heard once, with it.
-    assert r.pooled.acoustic == r.by_player["ana"].acoustic
-    assert r.recognisers_for(asking) == [r.by_player["ana"]]
-    assert r.recognisers_for(Context(players=PLAYERS, current="Ben", phase="ask")) == [r.pooled]
+    assert isinstance(r, SpeakerProfiles) and r.use == "pooled"
+    # One enrolled player: the table's model is hers. Ben did not enroll: the bundled model hears him.
+    assert r.pooled.acoustic == {"mean": str(load_profile("Ana").means), "var": str(load_profile("Ana").variances)}
+    assert r.recognisers_for(asking) == [r.pooled]
+    assert r.recognisers_for(Context(players=PLAYERS, current="Ben", phase="ask")) == [r.bundled]
     assert r.recognisers_for(confirming) == [r.pooled]
-    assert game_recogniser("auto", PLAYERS, mode="pooled").acoustic  # one adapted model
+    assert not r.bundled.acoustic
+    s_ = game_recogniser("auto", PLAYERS, mode="speaker")
+    assert s_.recognisers_for(asking) == [s_.by_player["ana"]] and s_.recognisers_for(confirming) == [s_.pooled]
     assert not game_recogniser("auto", PLAYERS, mode="none").acoustic
     ask = read_wav(held_out[1][0])  # "Ben, got any sixes?" said by Ana on her turn
     heard = r.hear(ask, asking)
