@@ -359,9 +359,9 @@ def step_ask(asker: str, target: str, wanted: str) -> str:
     return f"{asker} asks {target} for {wanted}"
 
 
-def step_answer(target: str, asker: str, n: int | None, rank: Rank | None) -> str:
-    if rank is None:
-        return "the answer"
+def step_answer(target: str | None, asker: str | None, n: int | None, rank: Rank | None) -> str:
+    if rank is None or target is None or asker is None:  # what was answered isn't known: the answer alone
+        return "yes" if n is None else f"yes, {number(n)}"
     if n is None:
         return f"{target}'s yes to {asker}'s {rank.plural}"
     return f"{target} gives {asker} {of_rank(n, rank)}"

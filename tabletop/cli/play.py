@@ -94,9 +94,18 @@ def _table(args: argparse.Namespace, eyes: Any) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
-    table = open_table(args)
+    board = _board(args)  # listening before the deal: a board that can't be served starts no game
+    try:
+        table = open_table(args)
+    except BaseException:
+        if board is not None:
+            board.close()
+        raise
     out = Output(args.json, voice=_voice(args) if _speaks(args) else None)
-    board = _board(args, table, out)
+    if board is not None:
+        # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
+        out.listeners.append(lambda replies: board.publish(table.game.state.public(),
+                                                           sentences.together([r.text for r in replies])))
     try:
         out.show(table.start())
         if table.journal is not None and not args.json:
@@ -130,24 +139,23 @@ def _interactive(args: argparse.Namespace) -> bool:
 
 
 def prompt(table: Table) -> str:
-    """What the typed game shows while it waits for a line: whose turn it is."""
-    public = table.game.public()
-    if table.stopped:
-        return ""
-    return "(game over) > " if public["over"] else f"({public['current']}) > "
+    """What the typed game shows while it waits for a line: whose turn it is (as announced)."""
+    public = table.game.state.public()
+    return "(game over) > " if public["over"] else f"({public['current']}'s turn) > "
 
 
-def _board(args: argparse.Namespace, table: Table, out: "Output") -> Any:
-    """Serve the board (--board) and feed it every reply, through the output's listeners."""
+def _board(args: argparse.Namespace) -> Any:
+    """Serve the board (--board, --board-host): it is fed every reply through the output's listeners."""
     if not (args.board or args.board_host):
         return None
     from tabletop.board import Board
 
     board = Board(host=args.board_host or "127.0.0.1", port=args.board_port)
-    board.start()
-    # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
-    out.listeners.append(lambda replies: board.publish(table.game.state.public(),
-                                                       sentences.together([r.text for r in replies])))
+    try:
+        board.start()
+    except OSError as error:
+        raise SetupError(f"the board can't listen on {board.host} port {board.port} ({error.strerror or error}): "
+                         "pick another with --board-port, or leave it out for a free one", code="no-board") from None
     print(f"tabletop: the board is at {board.url}", file=sys.stderr)
     if board.shared:
         print(board.qr_text(), file=sys.stderr)
@@ -312,6 +320,6 @@ def _eyes(camera: str) -> Any:
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.frames(3), book_size=book_size)
+        return check_book(rank, cam.look(), book_size=book_size)  # about half a second of frames
 
     return BookEyes(look)
