@@ -33,8 +33,8 @@ def test_one_number_word_table() -> None:
                 words = {v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str)}
                 if len(words & COUNT_WORDS) >= 3:
                     tables.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(
-                    set(node.value.split()) & COUNT_WORDS) >= 3 and not node.value.startswith(("\n", "A ", "The ")):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "\n" not in node.value and len(
+                    set(node.value.split()) & COUNT_WORDS) >= 3:  # a table written as one string (docstrings aside)
                 tables.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert tables == []
 
