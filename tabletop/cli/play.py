@@ -54,6 +54,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    "behind a random token in its URL); implies --board")
     p.add_argument("--board-port", metavar="PORT", type=int, default=0, help="the board's port (default: a free one)")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
+    p.add_argument("--profile", metavar="NAME", help="hear with this enrolled player's voice profile only "
+                   "('none': no profile)")
+    p.add_argument("--profiles", choices=("pooled", "speaker", "none"), default="pooled",
+                   help="how enrolled players' voice profiles are used: one model adapted to all of them "
+                   "(default), the profile of the player expected to speak, or none")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
     p.add_argument("--seed", type=int, help="seed for first=random (reproducible games)")
@@ -101,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         if board is not None:
             board.close()
         raise
+    if not (args.text or args.audio or args.json or getattr(args, "profile", None)):
+        _offer_enrollment(table, args)
     out = Output(args.json, voice=_voice(args) if _speaks(args) else None)
     if board is not None:
         # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
@@ -206,10 +213,21 @@ def _voice(args: argparse.Namespace) -> Any:
     return Voice(rate=args.rate, voice=args.voice, quiet=False, print_when_silent=False)
 
 
-def _recogniser(args: argparse.Namespace, table: Table) -> Any:
-    from tabletop.speech.recognisers import default_recogniser
+def _offer_enrollment(table: Table, args: argparse.Namespace) -> None:
+    """A live game offers once to enroll players with no voice profile (skippable)."""
+    from tabletop.cli.enroll import offer
 
-    return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
+    try:
+        offer(list(table.game.players), interactive=True, quiet=args.quiet)
+    except TabletopError as error:  # enrollment failing never stops the game
+        print(f"tabletop: {error.reason}", file=sys.stderr)
+
+
+def _recogniser(args: argparse.Namespace, table: Table) -> Any:
+    from tabletop.speech.profiles import game_recogniser
+
+    return game_recogniser(args.engine, table.game.players, getattr(args, "profile", None),
+                           mode=getattr(args, "profiles", "pooled"))
 
 
 def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue[str | None]":
