@@ -141,7 +141,7 @@ def test_cut_at_every_byte_the_journal_is_a_prefix_or_refused(tmp_path: Path, pr
     header_end = pristine.index(b"\n") + 1
     whole = [load_bytes(tmp_path, pristine[:end + 1]).game.public()
              for end in range(len(pristine)) if pristine[end:end + 1] == b"\n"]
-    step = 1 if SOAK else 7
+    step = 1 if SOAK else 11
     for cut in range(0, len(pristine), step):
         path = tmp_path / "cut.jsonl"
         path.write_bytes(pristine[:cut])
