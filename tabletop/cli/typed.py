@@ -12,7 +12,8 @@ every line still gets its answer.
 
 from __future__ import annotations
 
-from typing import IO, Any, Iterator
+import sys
+from typing import IO, Any, Callable, Iterator
 
 __all__ = ["typed_lines", "clean_line", "MAX_LINE"]
 
@@ -24,13 +25,22 @@ def clean_line(text: str) -> str:
     return text.strip()
 
 
-def typed_lines(stream: IO[Any] | None, limit: int = MAX_LINE) -> Iterator[str]:
-    """The non-empty lines of ``stream`` (binary or text), cleaned; over-long lines are cut short."""
+def typed_lines(stream: IO[Any] | None, limit: int = MAX_LINE,
+                prompt: Callable[[], str] | None = None) -> Iterator[str]:
+    """The non-empty lines of ``stream`` (binary or text), cleaned; over-long lines are cut short.
+
+    With ``prompt`` (a person typing at a terminal), what it returns is shown on standard error
+    before each line is read.
+    """
     if stream is None:
         return
     while True:
+        if prompt is not None:
+            print(prompt(), end="", file=sys.stderr, flush=True)
         chunk = stream.readline(limit + 1)
         if not chunk:
+            if prompt is not None:
+                print(file=sys.stderr)
             return
         if isinstance(chunk, bytes):
             newline, text = b"\n", None
@@ -44,7 +54,7 @@ def typed_lines(stream: IO[Any] | None, limit: int = MAX_LINE) -> Iterator[str]:
         if text is None:
             text = chunk.decode("utf-8", errors="replace")
         else:
-            text = text.encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates become "?"
+            text = chunk.encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates become "?"
         line = clean_line(text)
         if line:
             yield line

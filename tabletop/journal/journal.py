@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable
 
+from tabletop import sentences
 from tabletop.errors import JournalError, TabletopError
 from tabletop.referee.actions import SettleAction, parse_action
 from tabletop.referee.game import Game
@@ -241,10 +242,7 @@ def _read(file: BinaryIO, path: Path) -> Loaded:
     loaded = Loaded(game, path, torn_line=torn, size=size, ends_with_newline=ends_with_newline,
                     last_hash=previous if chained else None)
     if torn is not None:
-        loaded.notes.append(
-            f"The journal's last line (line {torn}) was cut short, probably by a crash; "
-            "resuming from the last whole event."
-        )
+        loaded.notes.append(sentences.JOURNAL_TORN)  # spoken: the line number is in torn_line
     return loaded
 
 

@@ -89,10 +89,11 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
         return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
     if contradicted >= len(seen) // 2 + 1 and not whole:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
-    sure = _sure(best)
+    typical = sorted(seen, key=lambda d: sum(x.rank is rank for x in _sure(d)))[len(seen) // 2]  # the median frame
+    sure = _sure(typical)
     if not sure:
-        return BookCheck("unsure", best, UNCLEAR)
-    return BookCheck("unsure", best, f"{describe(sure, rank)} {sentences.spread_out(rank)}")
+        return BookCheck("unsure", typical, UNCLEAR)
+    return BookCheck("unsure", typical, f"{describe(sure, rank)} {sentences.spread_out(rank)}")
 
 
 def _agree(whole: list[frozenset]) -> bool:
