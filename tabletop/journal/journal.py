@@ -123,8 +123,7 @@ def load(path: str | Path) -> Loaded:
             raise JournalError(f"cannot read journal {_show(path)} ({error.strerror})",
                                code="journal-unreadable") from None
         if loaded.torn_line is not None and _held_by_a_writer(file.fileno()):
-            loaded.notes[:] = [f"The journal's last line (line {loaded.torn_line}) is being written by the game in "
-                               "progress; this is the game before it."]
+            loaded.notes[:] = [sentences.JOURNAL_BEING_WRITTEN]
     loaded.identity = (info.st_dev, info.st_ino)
     return loaded
 
