@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 from platformdirs import user_data_dir
 
 from tabletop import sentences
+from tabletop.cli.jsonline import json_line
 from tabletop.cli.typed import typed_lines
 from tabletop.errors import SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
@@ -180,7 +181,7 @@ class Output:
     def show(self, replies: list[Reply]) -> None:
         for reply in replies:
             if self.as_json:
-                print(json.dumps(reply.event, ensure_ascii=False), flush=True)
+                print(json_line(reply.event), flush=True)
             else:
                 print(reply.text, flush=True)
                 if reply.detail:
@@ -199,8 +200,7 @@ class Output:
 
     def error(self, path: str, error: TabletopError) -> None:
         if self.as_json:
-            print(json.dumps({"event": "error", "file": path, "code": error.code, "say": error.reason},
-                             ensure_ascii=False), flush=True)
+            print(json_line({"event": "error", "file": path, "code": error.code, "say": error.reason}), flush=True)
 
     def close(self) -> None:
         if self.voice is not None:
