@@ -41,7 +41,7 @@ def run_at_a_terminal(tmp_path: Path, *args: str) -> subprocess.CompletedProcess
 def test_a_prompt_shows_whose_turn_while_tabletop_waits_for_a_line(tmp_path: Path) -> None:
     done = run_at_a_terminal(tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.count("(Ana) > ") >= len(LINES), done.stderr
+    assert done.stderr.count("(Ana's turn) > ") >= len(LINES), done.stderr
     assert ">" not in done.stdout  # the game's replies stay clean
     assert done.stdout.splitlines()[:3] == ["Deal seven cards each. Ana goes first.", "It's Ana's turn.",
                                             "Ana asks Ben for sevens."]
