@@ -296,7 +296,8 @@ class Table:
             self._write()
             if not ruling.say:
                 return []
-            return [Reply(ruling.text, {"event": "settle", "say": ruling.text, "state": self.game.public()})]
+            return [Reply(ruling.text, {"event": "settle", "say": ruling.text, "changed": True,
+                                          "state": self.game.public()})]
 
     def _settle_if_closed(self) -> list[Reply]:
         """Settle at once when nothing more can belong to the open exchange: a miss with nothing drawn

@@ -162,3 +162,17 @@ def test_a_script_plays_the_closed_loop_through_stdin(tmp_path: Path) -> None:
         proc.stdin.close()
         proc.wait(timeout=120)
     assert proc.returncode == 0, proc.stderr.read()[-2000:] if proc.stderr else ""
+
+
+@pytest.mark.parametrize("answer", ["no sixes", "sixes"])
+def test_a_confirmation_accepts_the_corrected_slot_itself(recogniser, answer: str) -> None:
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    shaky = Transcript("ben do you have any sevens", 0.3, (Alternative("ben do you have any sevens", 0.3),),
+                       engine="pocketsphinx")
+    asked = table.hear(shaky)[-1]
+    assert asked.text == "Ben, sevens?" and asked.event["expects"] == "yes_no"
+    replies = table.hear_audio(say(answer, 11), recogniser)
+    assert replies[-1].text == "Ana asks Ben for sixes.", [r.event for r in replies]
