@@ -229,21 +229,35 @@ def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue
 
 
 def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = None) -> None:
-    """Typed lines; about a second with no new line is a quiet moment that settles the exchange."""
-    def shown() -> str:
-        with table.lock:  # the reader thread reads the game for the prompt
-            return waiting() if waiting is not None else ""
+    """Typed lines; about a second with no new line is a quiet moment that settles the exchange.
 
-    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin), shown if waiting is not None else None)
+    With ``waiting`` (a person at a terminal), its prompt is shown once what tabletop says has been
+    shown: after the opening, after each line's replies and after an announcement made in the quiet
+    (never by the reader thread, whose prompt would land before the replies).
+    """
+    def ready() -> None:
+        if waiting is not None:
+            print(waiting(), end="", file=sys.stderr, flush=True)
+
+    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin))
+    ready()
     while not table.stopped:
         try:
             line = lines.get(timeout=TYPED_QUIET_SECONDS)
         except queue.Empty:
-            out.show(table.idle())
+            said = table.idle()
+            if said and waiting is not None:
+                print(file=sys.stderr, flush=True)  # the announcement starts its own line, not the prompt's
+            out.show(said)
+            if said:
+                ready()
             continue
         if line is None:
+            if waiting is not None:
+                print(file=sys.stderr)
             break
         out.show(table.hear_text(line))
+        ready()
 
 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
