@@ -296,6 +296,7 @@ class CornerCandidate:
     shown: tuple[int, int, int, int]
     under: int = -1  # index (in the whole cards returned) of the card whose area holds the index corner
     confirm: bool = False  # a size guessed, not measured: a card only if its opposite index reads the same rank
+    by_index: bool = False  # hung on an index found by its ink alone (``indices.find_indices``), no outline seen
 
     @property
     def short_side(self) -> float:

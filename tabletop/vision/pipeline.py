@@ -11,6 +11,7 @@ from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
 from tabletop.vision.finder import SIZE_LADDER, CardQuad, find_cards_and_corners, warp_card
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
+from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see"]
@@ -44,6 +45,11 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
         quads, readings = [quads[i] for i in trusted], [readings[i] for i in trusted]
         partial = [replace(c, under=renumber.get(c.under, -1)) for c in partial]
     weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
+    # every index in view that no whole card read as a card holds: a card seen by its index corner (fanned, on a
+    # table its outline does not stand out from)
+    read_whole = [q for q, r in zip(quads, readings) if _reads_as_card(r)]
+    partial += [c for c in find_indices(image, [q.corners for q in read_whole])
+                if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader)
@@ -58,6 +64,17 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
                    for r, c in hidden]
     detections.sort(key=lambda d: (d.box[1] // max(1, d.box[3]), d.box[0]))
     return detections
+
+
+INDEX_NEEDS_SUIT = True
+"""A card seen only by an index found from its ink is kept only if its suit pip reads too (the pair must be an
+index, not two specks of a carpet)."""
+INDEX_MIN_CONFIDENCE = 0.6
+"""... and only if it reads at least this surely."""
+
+
+def _reads_as_index(reading) -> bool:
+    return (reading.suit is not None or not INDEX_NEEDS_SUIT) and reading.confidence >= INDEX_MIN_CONFIDENCE
 
 
 _WEAK = 0.5
@@ -81,6 +98,16 @@ def _one_deck(partial: list, quads: list, readings: list) -> list:
     return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
 
 
+def _holds(quad: CardQuad, point: np.ndarray) -> bool:
+    """True if ``point`` lies inside the whole card ``quad``."""
+    return cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
+
+
+def _box_centre(box: tuple[int, int, int, int]) -> np.ndarray:
+    x, y, w, h = box
+    return np.array([x + w / 2, y + h / 2], np.float32)
+
+
 def _long_side(corners: np.ndarray) -> float:
     e = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
     return float(max(e[0] + e[2], e[1] + e[3]) / 2)
@@ -101,7 +128,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
                                                    lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
         if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
             reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
-        if _reads_as_card(reading):
+        if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
@@ -118,12 +145,18 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
         if any((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
                 and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand))))
                or np.linalg.norm(cand.corners[0] - other.corners[0]) < 0.3 * min(cand.short_side, other.short_side)
+               or (_same_card(seen, reading) and (_on(cand.corners[0], other) or _on(other.corners[0], cand)))
                for seen, other in kept):
             # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
             # other), or at another size; two cards of a tight fan have close centres but read apart
             continue
         kept.append((reading, cand))
     return kept
+
+
+def _same_card(a, b) -> bool:
+    """True if two readings name the same card of the deck (rank and suit): one deck holds it once."""
+    return a.rank is b.rank and a.suit is not None and a.suit is b.suit
 
 
 def _larger_on_same_corner(big, small) -> bool:
