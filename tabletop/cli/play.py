@@ -11,15 +11,18 @@ import threading
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from platformdirs import user_data_dir
 
+from tabletop import sentences
+from tabletop.cli.typed import typed_lines
 from tabletop.errors import SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
 
-QUIET_SECONDS = 3.0  # a moment of quiet at a live table settles the exchange
+QUIET_SECONDS = 1.0  # a moment of quiet settles the open exchange: live, after the end of speech
+TYPED_QUIET_SECONDS = 1.0  # typed: about a second with no new line
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -35,12 +38,21 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help=f"one rule option (repeatable); keys: {', '.join(CHOICES)}")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--text", action="store_true", help="read typed utterances from standard input, one a line")
-    source.add_argument("--audio", nargs="+", metavar="FILE.wav", help="recorded utterances, played in order")
+    source.add_argument("--audio", nargs="+", metavar="FILE.wav",
+                        help="recorded utterances, played in order; '-' reads one WAV path a line from standard input "
+                        "and, after each, prints the events it caused and then a listening event")
     p.add_argument("--journal", metavar="PATH", help="the game's journal (default: a new file in the data folder)")
     p.add_argument("--resume", metavar="PATH", help="continue the game a journal holds")
     p.add_argument("--json", action="store_true", help="print one JSON object per event")
     p.add_argument("--camera", metavar="N", help="camera index (or video file) to confirm laid books")
     p.add_argument("--quiet", action="store_true", help="print instead of speaking")
+    p.add_argument("--speak", action="store_true", help="with --text: speak the replies too (a helper types, everyone hears)")
+    p.add_argument("--board", action="store_true",
+                   help="serve a live, large-type page of the game (turn, books, hands, stock, last event, winner)")
+    p.add_argument("--board-host", metavar="HOST", default=None,
+                   help="address the board listens on (default 127.0.0.1; 0.0.0.0 shares it on the home network, "
+                   "behind a random token in its URL); implies --board")
+    p.add_argument("--board-port", metavar="PORT", type=int, default=0, help="the board's port (default: a free one)")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
@@ -59,8 +71,9 @@ def open_table(args: argparse.Namespace) -> Table:
     if args.camera is not None:
         try:
             eyes = _eyes(args.camera)
-        except SetupError as error:  # the game goes on without vision
-            notes.append(f"No camera: {error.reason}")
+        except SetupError as error:  # the game goes on without vision; the detail is printed, never spoken
+            print(f"tabletop: camera: {error.reason}", file=sys.stderr)
+            notes.append(sentences.camera_problem(error.code))
     table = _table(args, eyes)
     table.notes[:0] = notes
     return table
@@ -81,20 +94,24 @@ def _table(args: argparse.Namespace, eyes: Any) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
-    table = open_table(args)
-    out = Output(args.json, voice=None if (args.quiet or args.text or args.json) else _voice(args))
+    board = _board(args)  # listening before the deal: a board that can't be served starts no game
+    try:
+        table = open_table(args)
+    except BaseException:
+        if board is not None:
+            board.close()
+        raise
+    out = Output(args.json, voice=_voice(args) if _speaks(args) else None)
+    if board is not None:
+        # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
+        out.listeners.append(lambda replies: board.publish(table.game.state.public(),
+                                                           sentences.together([r.text for r in replies])))
     try:
         out.show(table.start())
         if table.journal is not None and not args.json:
             print(f"(journal: {table.journal.path})", file=sys.stderr)
         if args.text:
-            for line in sys.stdin:
-                line = line.strip()
-                if not line:
-                    continue
-                out.show(table.hear_text(line))
-                if table.stopped:
-                    break
+            _play_text(table, out, (lambda: prompt(table)) if _interactive(args) else None)
         elif args.audio:
             _play_audio(table, args, out)
         else:
@@ -104,7 +121,45 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.close()
         out.close()
+        if board is not None:
+            board.close()
     return 0
+
+
+def _speaks(args: argparse.Namespace) -> bool:
+    """Live and recorded games speak unless --quiet or --json; typed games only with --speak."""
+    if args.text:
+        return bool(args.speak)
+    return not (args.quiet or args.json)
+
+
+def _interactive(args: argparse.Namespace) -> bool:
+    """A prompt only for a person typing at a terminal: never into piped input or --json output."""
+    return not args.json and sys.stdin.isatty()
+
+
+def prompt(table: Table) -> str:
+    """What the typed game shows while it waits for a line: whose turn it is (as announced)."""
+    public = table.game.state.public()
+    return "(game over) > " if public["over"] else f"({public['current']}'s turn) > "
+
+
+def _board(args: argparse.Namespace) -> Any:
+    """Serve the board (--board, --board-host): it is fed every reply through the output's listeners."""
+    if not (args.board or args.board_host):
+        return None
+    from tabletop.board import Board
+
+    board = Board(host=args.board_host or "127.0.0.1", port=args.board_port)
+    try:
+        board.start()
+    except OSError as error:
+        raise SetupError(f"the board can't listen on {board.host} port {board.port} ({error.strerror or error}): "
+                         "pick another with --board-port, or leave it out for a free one", code="no-board") from None
+    print(f"tabletop: the board is at {board.url}", file=sys.stderr)
+    if board.shared:
+        print(board.qr_text(), file=sys.stderr)
+    return board
 
 
 class Output:
@@ -113,6 +168,7 @@ class Output:
     def __init__(self, as_json: bool, voice: Any = None) -> None:
         self.as_json = as_json
         self.voice = voice
+        self.listeners: list[Any] = []  # called with each batch of replies (the board)
 
     def show(self, replies: list[Reply]) -> None:
         for reply in replies:
@@ -120,8 +176,24 @@ class Output:
                 print(json.dumps(reply.event, ensure_ascii=False), flush=True)
             else:
                 print(reply.text, flush=True)
+                if reply.detail:
+                    print(f"tabletop: {reply.detail}", file=sys.stderr, flush=True)
             if self.voice is not None and reply.text:
                 self.voice.say(reply.text)
+        said = [reply for reply in replies if reply.text]
+        if said:
+            for listener in self.listeners:
+                listener(said)
+
+    def listening(self) -> None:
+        """Ready for the next utterance (``--audio -``): ``{"event": "listening"}``."""
+        if self.as_json:
+            print(json.dumps({"event": "listening"}), flush=True)
+
+    def error(self, path: str, error: TabletopError) -> None:
+        if self.as_json:
+            print(json.dumps({"event": "error", "file": path, "code": error.code, "say": error.reason},
+                             ensure_ascii=False), flush=True)
 
     def close(self) -> None:
         if self.voice is not None:
@@ -140,20 +212,67 @@ def _recogniser(args: argparse.Namespace, table: Table) -> Any:
     return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
 
 
+def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue[str | None]":
+    """Typed lines (cleaned, bounded: :func:`typed_lines`) read on a thread, None at the end, so the
+    loop can notice a quiet moment."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        try:
+            for line in typed_lines(stream, prompt=prompt):
+                lines.put(line)
+        finally:
+            lines.put(None)
+
+    threading.Thread(target=read, name="tabletop-lines", daemon=True).start()
+    return lines
+
+
+def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = None) -> None:
+    """Typed lines; about a second with no new line is a quiet moment that settles the exchange."""
+    def shown() -> str:
+        with table.lock:  # the reader thread reads the game for the prompt
+            return waiting() if waiting is not None else ""
+
+    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin), shown if waiting is not None else None)
+    while not table.stopped:
+        try:
+            line = lines.get(timeout=TYPED_QUIET_SECONDS)
+        except queue.Empty:
+            out.show(table.idle())
+            continue
+        if line is None:
+            break
+        out.show(table.hear_text(line))
+
+
 def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
+    """Recorded utterances in order; ``--audio -`` reads their paths from standard input, one a line,
+    and after each prints what it caused and then ``{"event": "listening"}`` (the closed loop a
+    script drives: it answers tabletop's questions as a player would)."""
     from tabletop.speech.audio import read_wav
 
     recogniser = _recogniser(args, table)
-    for path in args.audio:
+    closed_loop = args.audio == ["-"]
+    paths: Iterable[str] = (line.strip() for line in sys.stdin) if closed_loop else args.audio
+    if closed_loop:
+        out.listening()
+    for path in paths:
+        if not path:
+            continue
         try:
             utterance = read_wav(path)
         except TabletopError as error:
             print(f"tabletop: {error.reason}", file=sys.stderr)
+            if closed_loop:
+                out.error(path, error)
+                out.listening()
             continue
-        transcript = recogniser.hear(utterance, table.context())
-        out.show(table.hear(transcript))
+        out.show(table.hear_audio(utterance, recogniser))
         if table.stopped:
             break
+        if closed_loop:
+            out.listening()
 
 
 def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
@@ -201,6 +320,6 @@ def _eyes(camera: str) -> Any:
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.frames(3), book_size=book_size)
+        return check_book(rank, cam.look(), book_size=book_size)  # about half a second of frames
 
     return BookEyes(look)
