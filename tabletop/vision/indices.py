@@ -27,10 +27,10 @@ _INDEX_INSET = 0.05
 """The index's top left lies about this share of the card's width and height in from its corner (rendered decks
 0.03-0.08 and 0.03-0.07, the bidly faces 0.04 and 0.03)."""
 _ASPECT = 88 / 63
-_FINEST_LEVEL, _COARSEST_LEVEL = 1024, 200
+_FINEST_LEVEL, _COARSEST_LEVEL = 1024, 400
 """Long sides of the finest and coarsest levels searched, each half the one before: a glyph is looked for where
-it is 7-26 pixels tall, so together they see glyphs from 7 pixels tall at 1024 to about 100 at 256 (a card
-filling a 24 MP photo)."""
+it is 7-38 pixels tall, so together they see glyphs from 7 pixels tall at 1024 to 38 at 512 (a glyph a tenth
+of a card as tall as the frame's short side in a 4:3 photo)."""
 _GLYPH_PX = (7, 26)
 _BACKGROUND_KERNEL = 31
 """Side of the square over which the paper's level round a glyph is taken (more than a glyph at any level)."""
@@ -168,7 +168,7 @@ EDGES_NEEDED = 1
 
 
 def _card_edges(gray: np.ndarray, rank: np.ndarray, pip: np.ndarray) -> int:
-    """How many of the card's two edges by an index (its side left of it, its top above it) show as straight lines
+    """How many (up to ``EDGES_NEEDED``) of the card's two edges by an index (its side left of it, its top above it) show as straight lines
     a little way from it. Every index in view has its card's paper round it up to those edges (anything lying
     nearer would hide it); a carpet's or a cloth's specks that pair up like an index have no such edges."""
     down = pip.mean(axis=0) - rank.mean(axis=0)
@@ -180,10 +180,11 @@ def _card_edges(gray: np.ndarray, rank: np.ndarray, pip: np.ndarray) -> int:
     left, far = float(along_right.min()), float(along_right.max())
     glyph_h = float((rank @ down).max()) - top + 1
     corner = left * right + top * down
-    found = 0
     # the side: lines parallel to ``down`` left of the index, over the index's height
-    if _side_lines(gray, corner, -right, down, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, bottom - top), need=0.75):
-        found += 1
+    found = int(bool(_side_lines(gray, corner, -right, down, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, bottom - top),
+                                 need=0.75)))
+    if found >= EDGES_NEEDED:
+        return found  # enough: the other is not looked for
     # the top: lines parallel to ``right`` above the index, over the index's width
     if _side_lines(gray, corner, -down, right, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, far - left), need=0.75):
         found += 1
