@@ -415,6 +415,8 @@ def camera_problem(code: str) -> str:
 
 JOURNAL_TORN = ("The journal's last line was cut short, probably by a crash, so I've gone back to the last "
                 "whole event.")
+JOURNAL_BEING_WRITTEN = ("The journal's last line is still being written by the game in progress, so this is the "
+                         "game just before it.")
 
 
 def now(over: bool, current: str | None, winners: Sequence[str] = ()) -> str:

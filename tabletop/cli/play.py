@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 from platformdirs import user_data_dir
 
 from tabletop import sentences
+from tabletop.cli.jsonline import json_line
 from tabletop.cli.typed import typed_lines
 from tabletop.errors import SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
@@ -54,6 +55,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    "behind a random token in its URL); implies --board")
     p.add_argument("--board-port", metavar="PORT", type=int, default=0, help="the board's port (default: a free one)")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
+    p.add_argument("--profile", metavar="NAME", help="hear with this enrolled player's voice profile only "
+                   "('none': no profile)")
+    p.add_argument("--profiles", choices=("pooled", "speaker", "none"), default="pooled",
+                   help="how enrolled players' voice profiles are used: one model adapted to all of them "
+                   "(default), the profile of the player expected to speak, or none")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
     p.add_argument("--seed", type=int, help="seed for first=random (reproducible games)")
@@ -101,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         if board is not None:
             board.close()
         raise
+    if not (args.text or args.audio or args.json or getattr(args, "profile", None)):
+        _offer_enrollment(table, args)
     out = Output(args.json, voice=_voice(args) if _speaks(args) else None)
     if board is not None:
         # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
@@ -173,7 +181,7 @@ class Output:
     def show(self, replies: list[Reply]) -> None:
         for reply in replies:
             if self.as_json:
-                print(json.dumps(reply.event, ensure_ascii=False), flush=True)
+                print(json_line(reply.event), flush=True)
             else:
                 print(reply.text, flush=True)
                 if reply.detail:
@@ -192,8 +200,7 @@ class Output:
 
     def error(self, path: str, error: TabletopError) -> None:
         if self.as_json:
-            print(json.dumps({"event": "error", "file": path, "code": error.code, "say": error.reason},
-                             ensure_ascii=False), flush=True)
+            print(json_line({"event": "error", "file": path, "code": error.code, "say": error.reason}), flush=True)
 
     def close(self) -> None:
         if self.voice is not None:
@@ -206,10 +213,21 @@ def _voice(args: argparse.Namespace) -> Any:
     return Voice(rate=args.rate, voice=args.voice, quiet=False, print_when_silent=False)
 
 
-def _recogniser(args: argparse.Namespace, table: Table) -> Any:
-    from tabletop.speech.recognisers import default_recogniser
+def _offer_enrollment(table: Table, args: argparse.Namespace) -> None:
+    """A live game offers once to enroll players with no voice profile (skippable)."""
+    from tabletop.cli.enroll import offer
 
-    return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
+    try:
+        offer(list(table.game.players), interactive=True, quiet=args.quiet)
+    except TabletopError as error:  # enrollment failing never stops the game
+        print(f"tabletop: {error.reason}", file=sys.stderr)
+
+
+def _recogniser(args: argparse.Namespace, table: Table) -> Any:
+    from tabletop.speech.profiles import game_recogniser
+
+    return game_recogniser(args.engine, table.game.players, getattr(args, "profile", None),
+                           mode=getattr(args, "profiles", "pooled"))
 
 
 def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue[str | None]":
@@ -229,21 +247,35 @@ def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue
 
 
 def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = None) -> None:
-    """Typed lines; about a second with no new line is a quiet moment that settles the exchange."""
-    def shown() -> str:
-        with table.lock:  # the reader thread reads the game for the prompt
-            return waiting() if waiting is not None else ""
+    """Typed lines; about a second with no new line is a quiet moment that settles the exchange.
 
-    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin), shown if waiting is not None else None)
+    With ``waiting`` (a person at a terminal), its prompt is shown once what tabletop says has been
+    shown: after the opening, after each line's replies and after an announcement made in the quiet
+    (never by the reader thread, whose prompt would land before the replies).
+    """
+    def ready() -> None:
+        if waiting is not None:
+            print(waiting(), end="", file=sys.stderr, flush=True)
+
+    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin))
+    ready()
     while not table.stopped:
         try:
             line = lines.get(timeout=TYPED_QUIET_SECONDS)
         except queue.Empty:
-            out.show(table.idle())
+            said = table.idle()
+            if said and waiting is not None:
+                print(file=sys.stderr, flush=True)  # the announcement starts its own line, not the prompt's
+            out.show(said)
+            if said:
+                ready()
             continue
         if line is None:
+            if waiting is not None:
+                print(file=sys.stderr)
             break
         out.show(table.hear_text(line))
+        ready()
 
 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:

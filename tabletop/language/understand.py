@@ -377,6 +377,8 @@ def _fills(text: str, context: Context, vocab: Vocabulary) -> list[tuple[Intent,
             continue
         if isinstance(filled, Ask) and filled.card is not None and slot == "rank":
             filled = replace(filled, card=replace(filled.card, rank=value))
+        if cost and filled == partial and context.expects == "yes_no":
+            continue  # "no, aces" to "Ben, aces?": not a confirmation
         out.append((filled, extra))
     return out
 
@@ -394,9 +396,11 @@ def _correct_partial(intent: Intent, partial: Intent) -> Intent | None:
     if not changes or (intent.player is not None):
         return None
     try:
-        return replace(partial, **changes)  # type: ignore[arg-type]
+        corrected = replace(partial, **changes)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return None
+    # "No, aces" to "Ben, aces?" contradicts itself: likelier a misheard correction than a yes
+    return None if corrected == partial else corrected
 
 
 def _clamp(value: Any) -> float:

@@ -240,6 +240,11 @@ class Table:
             if pending.kind == "slot" and isinstance(intent, Yes):
                 self._pending = again = pending.missed()
                 return [self._question(again.question, base, intent, "slot", again)]
+            if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)) and not \
+                    self._answers(pending.intent, transcript):
+                # An unsure "go fish" may be the asker's "no, jacks": ask the same question again.
+                self._pending = again = pending.missed()
+                return [self._question(again.question, base, intent, "confirm", again)]
             if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)):
                 # The target answered the ask tabletop was checking: that answer confirms it.
                 first = self._rule(pending.intent, pending.text, dict(base, heard=pending.text))
@@ -265,6 +270,15 @@ class Table:
             if isinstance(intent, No):
                 return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         return self._answer(intent, transcript, heard, base)
+
+    def _answers(self, ask: Ask, transcript: Transcript) -> bool:
+        """Whether ``transcript`` is surely an answer to ``ask``, heard as if the ask were pending."""
+        asked = replace(self._context(None), phase="answer", asker=ask.asker or self._context(None).current,
+                        target=ask.target, rank=ask.rank)
+        again = understand(transcript, asked)
+        if isinstance(again.intent, GoFish) and transcript.text.strip().lower().startswith(_NO_WORDS):
+            return False  # "no, I don't" sounds like the asker's "no, jacks": the question is asked again
+        return again.act and isinstance(again.intent, (Answer, GoFish))
 
     def _answer(self, intent: Intent, transcript: Transcript, heard: Understanding,
                 base: dict[str, Any]) -> list[Reply]:
@@ -419,6 +433,9 @@ class Table:
         if ruling is not None and ruling.changed:
             event["state"] = self.game.public()
         return Reply(text, event, detail=str(event.get("detail", "")))
+
+
+_NO_WORDS = ("no", "nope", "nah")
 
 
 def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:

@@ -281,3 +281,16 @@ def test_the_whole_vocabulary_context_prefers_no_intent_by_phase() -> None:
                            ("lucky fish", Lucky()), ("book of sevens", Book(S))]:
         result = understand(heard(text.lower().replace(",", "").replace("?", ""), 0.9), context)
         assert result.intent == expected and result.act, text
+
+
+def test_a_correction_that_repeats_the_question_is_not_a_confirmation() -> None:
+    from tabletop.referee.intents import Correct
+
+    partial = Ask("Ben", Rank.ACE)
+    context = Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="confirm", expects="yes_no", partial=partial)
+    # "no, jacks" heard as "no aces" at "Ben, aces?" (the table bench's one wrong action)
+    result = understand(heard("no aces", 0.95), context)
+    assert result.intent != partial and not (result.act and result.intent == partial)
+    fixed = understand(heard("no jacks", 0.95), context)
+    assert fixed.intent == Ask("Ben", Rank.JACK) and fixed.act
+    assert isinstance(understand(heard("no aces", 0.95), ctx("ask")).intent, Correct)

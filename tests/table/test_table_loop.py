@@ -157,3 +157,20 @@ def test_one_pending_question_is_what_the_grammar_and_the_json_read(tmp_path: Pa
     assert "two" in phrases and not any("sevens" in p or "fish" in p for p in phrases)
     table.hear_text("two")
     assert table.pending is None and table.context().expects is None
+
+
+def test_a_no_at_a_confirmed_ask_is_never_taken_as_the_targets_go_fish() -> None:
+    """The table bench's wrong action: "Ben, aces?" (misheard jacks), the asker's "no, jacks" heard as
+    "no i don't ace" was a go fish that confirmed the ask for aces. Now the question is asked again."""
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.table import Table
+
+    def spoken(text: str, confidence: float) -> Transcript:
+        return Transcript(text, confidence, (Alternative(text, confidence),), engine="pocketsphinx")
+
+    table = Table.new(PLAYERS, durable=False)
+    assert table.hear(spoken("ben got ace", 0.6))[-1].text == "Ben, aces?"
+    again = table.hear(spoken("no i don't ace", 0.6))
+    assert [r.text for r in again] == ["Ben, aces?"] and table.game.history == []
+    # Ben's plain "go fish" still answers (and so confirms) the ask
+    assert [r.text for r in table.hear(spoken("go fish", 0.9))] == ["Ana asks Ben for aces.", "Go fish, Ana."]

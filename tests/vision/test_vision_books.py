@@ -119,14 +119,21 @@ def test_a_live_book_is_confirmed_only_when_most_frames_show_it_whole() -> None:
     assert flicker.say == "I see three kings. Spread the kings out so I can see a corner of each."  # as most frames
 
 
-def test_a_frame_that_clearly_shows_too_few_stops_a_confirmation() -> None:
+def test_a_frame_that_reads_another_rank_where_a_king_lay_stops_a_confirmation() -> None:
     whole = _read(*KINGS)
-    short = _read(*KINGS[:3], ("Q of hearts", 0.95))
+    short = _read(*KINGS[:3], ("Q of hearts", 0.95))  # where the fourth king was read, a queen
     assert judge_book(Rank.KING, [whole, whole, whole, short]).verdict == "unsure"
     check = judge_book(Rank.KING, [short, short, whole])
     assert check.verdict == "unsure"
     refused = judge_book(Rank.KING, [short, short, short])
     assert refused.verdict == "not_confirmed" and refused.say == "I see three kings and a queen."
+
+
+def test_a_hand_over_one_card_in_one_frame_does_not_stop_a_confirmation() -> None:
+    whole = _read(*KINGS)
+    covered = _read(*KINGS[:2])  # a hand over the last two kings: nothing read there
+    assert judge_book(Rank.KING, [whole, covered, whole]).verdict == "confirmed"
+    assert judge_book(Rank.KING, [covered, covered, whole]).verdict == "unsure"  # seen whole once in three
 
 
 def test_frames_that_disagree_on_which_cards_they_are_do_not_confirm_a_pair() -> None:

@@ -80,6 +80,8 @@ class PocketSphinxRecogniser:
     :param nbest: how many alternatives to return.
     :param grammar: ``(players, context) -> JSGF text``; the language layer's by default.
     :param parse: ``(text, players) -> intent or None``, to compare the two decoders' readings.
+    :param acoustic: Decoder options that load an adapted acoustic model over the bundled one
+        (``{"mean": ..., "var": ...}`` from :mod:`tabletop.speech.profiles`).
     :param open_nbest: how many of the open decoder's readings may back the grammar's. 25 rather
         than 15: on held-out dev commands +2 to +4 points in noise with one more of 150 chatter
         accepted; on the bench +6 of 740 commands right, chatter still 0 of 100, about 10 ms more
@@ -98,8 +100,10 @@ class PocketSphinxRecogniser:
         parse: Callable[[str, Sequence[str]], Any] | None = None,
         cache_size: int = 32,
         open_nbest: int = 25,
+        acoustic: dict[str, str] | None = None,
     ) -> None:
         self.players = tuple(players)
+        self.acoustic = dict(acoustic or {})  # a voice profile's model files (mean, var, mllr)
         self.open_nbest = open_nbest
         self.reject_chatter = reject_chatter
         self.nbest = nbest
@@ -131,6 +135,7 @@ class PocketSphinxRecogniser:
                 lm=None,
                 bestpath=False,
                 loglevel="FATAL",
+                **self.acoustic,
                 **options,
             )
         except (RuntimeError, ValueError) as error:
