@@ -55,6 +55,7 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     hidden = _partly_hidden(image, partial, quads, reader)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
+    hidden = _once_by_index(hidden, [r for q, r in zip(quads, readings) if _reads_as_card(r)])
     replaced = {c.under for _, c in hidden if c.under >= 0}  # a badly fitted whole card, read at a corner instead
     detections = [Detection(r.rank, r.suit, q.box, r.confidence)
                   for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
@@ -149,6 +150,18 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
                for seen, other in kept):
             # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
             # other), or at another size; two cards of a tight fan have close centres but read apart
+            continue
+        kept.append((reading, cand))
+    return kept
+
+
+def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
+    """Cards seen only by an index found from its ink, less one naming a card (rank and suit) already read surer
+    elsewhere in the frame: a family's deck holds each card once, and the other index of a card in a fan, hung
+    at a size guessed from its glyph, can fall outside the first's quad (bidly deals: 3 cards read twice)."""
+    kept: list[tuple] = []
+    for reading, cand in sorted(hidden, key=lambda rc: -rc[0].confidence):
+        if cand.by_index and any(_same_card(other, reading) for other in whole + [r for r, _ in kept]):
             continue
         kept.append((reading, cand))
     return kept
