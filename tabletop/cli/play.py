@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from platformdirs import user_data_dir
 
-from tabletop.errors import SetupError, TabletopError
+from tabletop.errors import InvalidInputError, SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
 
@@ -59,8 +59,9 @@ def open_table(args: argparse.Namespace) -> Table:
     if args.camera is not None:
         try:
             eyes = _eyes(args.camera)
-        except SetupError as error:  # the game goes on without vision
-            notes.append(f"No camera: {error.reason}")
+        except SetupError as error:  # the game goes on without vision; the detail is printed, not spoken
+            print(f"tabletop: camera: {error.reason}", file=sys.stderr)
+            notes.append("No camera: I'll go on without it.")
     table = _table(args, eyes)
     table.notes[:0] = notes
     return table
@@ -80,7 +81,47 @@ def _table(args: argparse.Namespace, eyes: Any) -> Table:
     return Table.new(args.players, rules, journal, rng=rng, durable=durable, eyes=eyes)
 
 
+class Inputs:
+    """What the game will hear from, checked before the deal so a game that cannot be played
+    never starts (no deal, no journal): the recordings read, the microphone found."""
+
+    def __init__(self, utterances: list[Any] | None = None, microphone: Any = None) -> None:
+        self.utterances = utterances
+        self.microphone = microphone
+
+
+def check_inputs(args: argparse.Namespace) -> Inputs:
+    """Read every ``--audio`` file and find the microphone for live play, before the deal.
+
+    :raises InvalidInputError: naming every recording that cannot be played, and why.
+    :raises SetupError: when live play has no microphone (the reason says what to do).
+    """
+    if args.text:
+        return Inputs()
+    if args.audio:
+        if args.audio == ["-"]:
+            return Inputs()  # paths arrive one by one on standard input
+        from tabletop.speech.audio import read_wav
+
+        utterances, problems = [], []
+        for path in args.audio:
+            try:
+                utterances.append(read_wav(path))
+            except TabletopError as error:
+                problems.append(error.reason)
+        if problems:
+            raise InvalidInputError(
+                "cannot play these recordings, so the game was not started: " + "; ".join(problems),
+                code="bad-audio",
+            )
+        return Inputs(utterances=utterances)
+    from tabletop.speech.microphone import Microphone
+
+    return Inputs(microphone=Microphone())
+
+
 def run(args: argparse.Namespace) -> int:
+    inputs = check_inputs(args)
     table = open_table(args)
     out = Output(args.json, voice=None if (args.quiet or args.text or args.json) else _voice(args))
     try:
@@ -96,9 +137,9 @@ def run(args: argparse.Namespace) -> int:
                 if table.stopped:
                     break
         elif args.audio:
-            _play_audio(table, args, out)
+            _play_audio(table, args, out, inputs.utterances)
         else:
-            _play_live(table, args, out)
+            _play_live(table, args, out, inputs.microphone)
         if not table.stopped:
             out.show(table.idle())
     finally:
@@ -140,13 +181,13 @@ def _recogniser(args: argparse.Namespace, table: Table) -> Any:
     return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
 
 
-def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
+def _play_audio(table: Table, args: argparse.Namespace, out: Output, utterances: list[Any] | None = None) -> None:
     from tabletop.speech.audio import read_wav
 
     recogniser = _recogniser(args, table)
-    for path in args.audio:
+    for path, utterance in zip(args.audio, utterances or [None] * len(args.audio)):
         try:
-            utterance = read_wav(path)
+            utterance = utterance or read_wav(path)  # read before the deal (check_inputs)
         except TabletopError as error:
             print(f"tabletop: {error.reason}", file=sys.stderr)
             continue
@@ -156,13 +197,13 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
             break
 
 
-def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
+def _play_live(table: Table, args: argparse.Namespace, out: Output, microphone: Any = None) -> None:
     """Listen until "stop the game"; decode while players speak; settle after a moment of quiet."""
     from tabletop.speech.microphone import Microphone
 
     recogniser = _recogniser(args, table)
     heard: queue.Queue[Any] = queue.Queue()
-    with Microphone() as microphone:
+    with microphone or Microphone() as microphone:
         if out.voice is not None:
             out.voice.on_speaking(microphone.mute)
 
@@ -196,11 +237,13 @@ def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
 def _eyes(camera: str) -> Any:
     from tabletop.table import BookEyes
     from tabletop.vision import Camera, check_book
+    from tabletop.vision.reader import shipped_reader
 
     source: int | str = int(camera) if camera.isdigit() else camera
+    reader = shipped_reader()  # a missing card reader is found before the deal, not at the first book
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.frames(3), book_size=book_size)
+        return check_book(rank, cam.frames(3), book_size=book_size, reader=reader)
 
     return BookEyes(look)
