@@ -9,6 +9,7 @@ microphone all go through this one path.
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,9 +209,11 @@ class Table:
         assert self.eyes is not None
         try:
             check = self.eyes.look(intent.rank, self.game.rules.book_size)
-        except SetupError as error:
+        except SetupError as error:  # the detail (a path, a command) is printed, never spoken
             self.eyes = None
-            return "no_camera", f"The camera isn't working ({error.reason}), so I'll go on without it."
+            logging.getLogger("tabletop").warning("camera: %s", error.reason)
+            what = error.reason if error.code == "camera-dark" else "the camera isn't working"
+            return "no_camera", f"{what[0].upper()}{what[1:]}, so I'll go on without it."
         return check.verdict, check.say
 
     def _control(self, intent: Control, base: dict[str, Any]) -> Reply:
