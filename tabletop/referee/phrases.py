@@ -32,6 +32,11 @@ def of_rank(n: int, rank: Rank) -> str:
     return f"{number(n)} {rank.plural}"
 
 
+def count_is_book(rank: Rank, giver: str) -> str:
+    """"yes, four": four of a rank make a book and can't change hands; say why and ask again."""
+    return f"Four {rank.plural} make a book, so {giver} can't hand over four. How many: one, two or three?"
+
+
 def books(n: int, size: int = 4) -> str:
     kind = "pair" if size == 2 else "book"
     return f"one {kind}" if n == 1 else f"{number(n) if n <= 4 else n} {kind}s"
