@@ -90,12 +90,32 @@ class Inputs:
         self.microphone = microphone
 
 
+def check_names_by_ear(players: Iterable[str]) -> None:
+    """Names the table can tell apart only in writing ("Zoe" and "Zoë") are refused before the deal.
+
+    :raises InvalidInputError: naming the two names.
+    """
+    from tabletop.language.normalise import normalise
+
+    heard: dict[tuple[str, ...], str] = {}
+    for name in players:
+        key = normalise(name)
+        if key in heard and heard[key].casefold() != name.casefold():
+            raise InvalidInputError(
+                f"{heard[key]} and {name} sound the same, so tabletop could not tell them apart: "
+                f"call one of them by a nickname", code="bad-name",
+            )
+        heard.setdefault(key, name)
+
+
 def check_inputs(args: argparse.Namespace) -> Inputs:
     """Read every ``--audio`` file and find the microphone for live play, before the deal.
 
-    :raises InvalidInputError: naming every recording that cannot be played, and why.
+    :raises InvalidInputError: naming every recording that cannot be played, and why; or for
+        player names that sound the same.
     :raises SetupError: when live play has no microphone (the reason says what to do).
     """
+    check_names_by_ear(args.players or ())
     if args.text:
         return Inputs()
     if args.audio:
