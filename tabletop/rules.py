@@ -14,6 +14,8 @@ False
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -100,7 +102,7 @@ class Rules:
         for key, value in values.items():
             if key not in CHOICES:
                 raise RulesError(
-                    f"unknown rule {key!r}; the rules are {', '.join(CHOICES)}", code="bad-rule-key"
+                    f"unknown rule {_clip(key)}; the rules are {', '.join(CHOICES)}", code="bad-rule-key"
                 )
             changes[key] = _coerce(key, value)
         return replace(base or cls(), **changes)
@@ -112,22 +114,25 @@ class Rules:
         for option in options:
             key, sep, value = option.partition("=")
             if not sep or not key.strip():
-                raise RulesError(f"--rule wants KEY=VALUE, not {option!r}", code="bad-rule-option")
+                raise RulesError(f"--rule wants KEY=VALUE, not {_clip(option)}", code="bad-rule-option")
             values[key.strip()] = value.strip()
         return cls.from_mapping(values, base)
 
     @classmethod
     def from_toml(cls, path: str | Path, base: "Rules | None" = None) -> "Rules":
         """Read the ``[rules]`` table of a TOML file."""
+        text = _read_rules_file(Path(path))
         try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as error:
-            raise RulesError(f"cannot read rules file {str(path)!r}: {error.strerror}", code="rules-file") from None
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
-            raise RulesError(f"rules file {str(path)!r} is not valid TOML: {error}", code="rules-file") from None
+            raise RulesError(f"rules file {_clip(str(path))} is not valid TOML ({error}): fix it, or use --rule",
+                             code="rules-file") from None
+        except RecursionError:
+            raise RulesError(f"rules file {_clip(str(path))} nests too deeply: write a plain [rules] table",
+                             code="rules-file") from None
         table = data.get("rules")
         if not isinstance(table, dict):
-            raise RulesError(f"rules file {str(path)!r} has no [rules] table", code="rules-file")
+            raise RulesError(f"rules file {_clip(str(path))} has no [rules] table: add one", code="rules-file")
         return cls.from_mapping(table, base)
 
     @classmethod
@@ -200,12 +205,47 @@ def _coerce(key: str, value: Any) -> Any:
         for choice in allowed:
             if text == str(choice).lower():
                 return choice
-        raise RulesError(f"rule {key} cannot be {value!r}; choose {_choices(key)}", code="bad-rule-value")
+        raise RulesError(f"rule {key} cannot be {_clip(value)}; choose {_choices(key)}", code="bad-rule-value")
     return value
 
 
+MAX_RULES_FILE = 64 * 1024  # bytes; a [rules] table is a few hundred
+
+
+def _read_rules_file(path: Path) -> str:
+    """The text of a rules file: a regular file, at most MAX_RULES_FILE bytes of UTF-8."""
+    name = _clip(str(path))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)  # a FIFO must not block us
+    except OSError as error:
+        raise RulesError(f"cannot read rules file {name} ({error.strerror}): check the path", code="rules-file") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise RulesError(f"rules file {name} is not a regular file: name a .toml file", code="rules-file")
+    with os.fdopen(fd, "rb", buffering=0) as file:
+        try:
+            data = file.read(MAX_RULES_FILE + 1) or b""
+        except OSError as error:
+            raise RulesError(f"cannot read rules file {name} ({error.strerror}): check the path",
+                             code="rules-file") from None
+    if len(data) > MAX_RULES_FILE:
+        raise RulesError(f"rules file {name} is over {MAX_RULES_FILE // 1024} KiB, so it is not a rules file: "
+                         "name a .toml file with a [rules] table", code="rules-file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"rules file {name} is not text (UTF-8 TOML): name a .toml file with a [rules] table",
+                         code="rules-file") from None
+
+
+def _clip(value: Any, most: int = 40) -> str:
+    """``repr(value)``, cut to ``most`` characters: what a player typed is echoed, never all of it."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def _show(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else repr(value)
+    return str(value).lower() if isinstance(value, bool) else _clip(value)
 
 
 def _choices(key: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -33,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Every failure ends in one plain sentence on stderr and a non-zero exit,
+    never a traceback (``TABLETOP_DEBUG=1`` shows the traceback of an unexpected error)."""
+    _valid_utf8_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
@@ -41,7 +45,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except TabletopError as error:
-        print(f"tabletop: {error.reason}", file=sys.stderr)
+        _complain(error.reason)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`tabletop state J | head`): stop quietly
+        _silence_stdout()
+        return 141
+    except OSError as error:
+        if _is_stdout_error():
+            _silence_stdout()
+            _complain(f"cannot write the output ({error.strerror}): check where it goes")
+            return 1
+        if os.environ.get("TABLETOP_DEBUG"):
+            raise
+        _complain(f"{error.strerror or error} ({getattr(error, 'filename', None) or 'a file'}): check that file "
+                  "and try again")
+        return 1
+    except Exception as error:  # a bug: say so plainly, keep the traceback for those who ask
+        if os.environ.get("TABLETOP_DEBUG"):
+            raise
+        _complain(f"unexpected error ({type(error).__name__}); any game's journal is safe up to the last "
+                  "announcement: please report this, and run again with TABLETOP_DEBUG=1 for details")
+        return 70
+
+
+def _valid_utf8_output() -> None:
+    """Whatever the text, what tabletop prints is valid UTF-8 (a lone surrogate becomes "?")."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure) and (getattr(stream, "encoding", "") or "").lower().replace("-", "") == "utf8":
+            try:
+                reconfigure(errors="replace" if stream is sys.stdout else "backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
+def _complain(reason: str) -> None:
+    try:
+        print(f"tabletop: {reason}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _is_stdout_error() -> bool:
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's final flush does not fail again (the Python docs' recipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -92,14 +92,24 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{who} says:  {line}", flush=True)
                 print(f"   heard:  {transcript.text or '(nothing for the game)'}  [{transcript.engine}, {transcript.confidence:.2f}, {transcript.decode_ms:.0f} ms]", flush=True)
                 print(f"   tabletop: {' '.join(said)}", flush=True)
-        state = table.game.public()
-        if not args.json:
-            print(f"\nstock {state['stock']}, hands {state['hands']}, books {state['books']}", flush=True)
+        if args.json:
+            print(json.dumps({"state": table.game.public()}), flush=True)
+        else:
+            print(f"\n{summary(table.game.public())}", flush=True)
         voice.wait(120)
     finally:
         voice.close()
         table.close()
     return 0
+
+
+def summary(public: dict[str, Any]) -> str:
+    """Where the demo's game stands, in words (digits are for --json)."""
+    from tabletop import sentences
+
+    books = {p: len(ranks) for p, ranks in public["books"].items()}
+    size = int(public.get("rules", {}).get("book_size", 4))
+    return sentences.standing(public["hands"], books, public["stock"], size)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,6 +15,8 @@ from typing import Any, Iterable
 
 from platformdirs import user_data_dir
 
+from tabletop import sentences
+from tabletop.cli.typed import typed_lines
 from tabletop.errors import InvalidInputError, SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
@@ -41,6 +43,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object per event")
     p.add_argument("--camera", metavar="N", help="camera index (or video file) to confirm laid books")
     p.add_argument("--quiet", action="store_true", help="print instead of speaking")
+    p.add_argument("--speak", action="store_true", help="with --text: speak the replies too (a helper types, everyone hears)")
+    p.add_argument("--board", action="store_true",
+                   help="serve a live, large-type page of the game (turn, books, hands, stock, last event, winner)")
+    p.add_argument("--board-host", metavar="HOST", default=None,
+                   help="address the board listens on (default 127.0.0.1; 0.0.0.0 shares it on the home network, "
+                   "behind a random token in its URL); implies --board")
+    p.add_argument("--board-port", metavar="PORT", type=int, default=0, help="the board's port (default: a free one)")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
@@ -59,9 +68,9 @@ def open_table(args: argparse.Namespace) -> Table:
     if args.camera is not None:
         try:
             eyes = _eyes(args.camera)
-        except SetupError as error:  # the game goes on without vision; the detail is printed, not spoken
+        except SetupError as error:  # the game goes on without vision; the detail is printed, never spoken
             print(f"tabletop: camera: {error.reason}", file=sys.stderr)
-            notes.append("No camera: I'll go on without it.")
+            notes.append(sentences.camera_problem(error.code))
     table = _table(args, eyes)
     table.notes[:0] = notes
     return table
@@ -143,16 +152,15 @@ def check_inputs(args: argparse.Namespace) -> Inputs:
 def run(args: argparse.Namespace) -> int:
     inputs = check_inputs(args)
     table = open_table(args)
-    out = Output(args.json, voice=None if (args.quiet or args.text or args.json) else _voice(args))
+    out = Output(args.json, voice=_voice(args) if _speaks(args) else None)
+    board = _board(args, table, out)
     try:
         out.show(table.start())
         if table.journal is not None and not args.json:
             print(f"(journal: {table.journal.path})", file=sys.stderr)
         if args.text:
-            for line in sys.stdin:
-                line = line.strip()
-                if not line:
-                    continue
+            waiting = (lambda: prompt(table)) if _interactive(args) else None
+            for line in typed_lines(getattr(sys.stdin, "buffer", sys.stdin), prompt=waiting):
                 out.show(table.hear_text(line))
                 if table.stopped:
                     break
@@ -165,7 +173,46 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.close()
         out.close()
+        if board is not None:
+            board.close()
     return 0
+
+
+def _speaks(args: argparse.Namespace) -> bool:
+    """Live and recorded games speak unless --quiet or --json; typed games only with --speak."""
+    if args.text:
+        return bool(args.speak)
+    return not (args.quiet or args.json)
+
+
+def _interactive(args: argparse.Namespace) -> bool:
+    """A prompt only for a person typing at a terminal: never into piped input or --json output."""
+    return not args.json and sys.stdin.isatty()
+
+
+def prompt(table: Table) -> str:
+    """What the typed game shows while it waits for a line: whose turn it is."""
+    public = table.game.public()
+    if table.stopped:
+        return ""
+    return "(game over) > " if public["over"] else f"({public['current']}) > "
+
+
+def _board(args: argparse.Namespace, table: Table, out: "Output") -> Any:
+    """Serve the board (--board) and feed it every reply, through the output's listeners."""
+    if not (args.board or args.board_host):
+        return None
+    from tabletop.board import Board
+
+    board = Board(host=args.board_host or "127.0.0.1", port=args.board_port)
+    board.start()
+    # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
+    out.listeners.append(lambda replies: board.publish(table.game.state.public(),
+                                                       sentences.together([r.text for r in replies])))
+    print(f"tabletop: the board is at {board.url}", file=sys.stderr)
+    if board.shared:
+        print(board.qr_text(), file=sys.stderr)
+    return board
 
 
 class Output:
@@ -174,6 +221,7 @@ class Output:
     def __init__(self, as_json: bool, voice: Any = None) -> None:
         self.as_json = as_json
         self.voice = voice
+        self.listeners: list[Any] = []  # called with each batch of replies (the board)
 
     def show(self, replies: list[Reply]) -> None:
         for reply in replies:
@@ -181,8 +229,14 @@ class Output:
                 print(json.dumps(reply.event, ensure_ascii=False), flush=True)
             else:
                 print(reply.text, flush=True)
+                if reply.detail:
+                    print(f"tabletop: {reply.detail}", file=sys.stderr, flush=True)
             if self.voice is not None and reply.text:
                 self.voice.say(reply.text)
+        said = [reply for reply in replies if reply.text]
+        if said:
+            for listener in self.listeners:
+                listener(said)
 
     def close(self) -> None:
         if self.voice is not None:

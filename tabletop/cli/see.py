@@ -7,6 +7,7 @@ import json
 from typing import Any
 from collections import Counter
 
+from tabletop import sentences
 from tabletop.cards import Rank
 
 BOOK_SIZE = 4
@@ -25,7 +26,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Print the cards in ``args.image`` (and, with ``--rank``, the book check); 0 on success."""
     from tabletop.vision import check_book, read_image, see
-    from tabletop.vision.books import SURE, describe
+    from tabletop.vision.books import SURE
 
     rank = Rank.parse(args.rank) if args.rank else None
     image = read_image(args.image)
@@ -43,14 +44,18 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
+    # One sentence for every card listed: the ones read surely by rank, the rest as unclear.
     sure = [d for d in detections if d.rank is not None and d.confidence >= SURE]
-    print(f"{len(detections)} card{'s' if len(detections) != 1 else ''} found. "
-          + (describe(sure) if sure else "I can't read any of them clearly."))
+    counts = Counter(d.rank for d in sure)
+    order = sorted(counts, key=lambda r: (r is not rank, -counts[r], list(Rank).index(r)))
+    print(sentences.cards_found(len(detections)) + " "
+          + sentences.seen([(r, counts[r]) for r in order], unclear=len(detections) - len(sure)))
     for d in detections:
         name = f"{d.rank.word}" + (f" of {d.suit.value}" if d.suit else "") if d.rank else "unreadable card"
-        print(f"  {name} at {list(d.box)} ({d.confidence:.0%} sure)")
+        unsure = "" if d in sure else ", unclear"
+        print(f"  {name} at {list(d.box)} ({d.confidence:.0%} sure{unsure})")
     if rank is not None:
-        print(result["say"])
+        print(sentences.book_verdict(rank, result["verdict"]))
     elif result["book"]:
-        print(f"A book of {Rank.from_symbol(result['book']).plural} is in view.")
+        print(sentences.book_in_view(Rank.from_symbol(result["book"])))
     return 0

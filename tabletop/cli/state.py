@@ -22,18 +22,26 @@ def run(args: argparse.Namespace) -> int:
     loaded = load(args.journal)
     for note in loaded.notes:
         print(f"tabletop: {note}", file=sys.stderr)
+    if loaded.torn_line is not None:
+        print(f"tabletop: (line {loaded.torn_line} of {args.journal})", file=sys.stderr)
     state = loaded.game.public()
     if args.json:
         print(json.dumps(state, ensure_ascii=False))
         return 0
-    print(f"Players: {', '.join(state['players'])}")
+    print("\n".join(describe(state)))
+    return 0
+
+
+def describe(state: dict[str, Any]) -> list[str]:
+    """The public state as lines for a person (after the end, nobody is marked as sitting out)."""
+    lines = [f"Players: {', '.join(state['players'])}"]
     if state["over"]:
-        print(f"Game over. Winners: {', '.join(state['winners'])}")
+        lines.append(f"Game over. Winners: {', '.join(state['winners'])}")
     else:
-        print(f"Turn: {state['current']}")
-    print(f"Stock: {state['stock']}")
+        lines.append(f"Turn: {state['current']}")
+    lines.append(f"Stock: {state['stock']}")
     for player in state["players"]:
         books = ", ".join(state["books"][player]) or "none"
-        out = " (sits out)" if player in state["out"] else ""
-        print(f"  {player}: {state['hands'][player]} cards, books: {books}{out}")
-    return 0
+        out = " (sits out)" if player in state["out"] and not state["over"] else ""
+        lines.append(f"  {player}: {state['hands'][player]} cards, books: {books}{out}")
+    return lines

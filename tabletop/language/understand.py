@@ -30,6 +30,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from tabletop import sentences
 from tabletop.cards import Rank
 from tabletop.language.context import Context
 from tabletop.language.parser import Parse, parse_candidates
@@ -54,7 +55,7 @@ from tabletop.referee.intents import (
 
 __all__ = ["Understanding", "Scored", "understand", "confirm_question", "NOT_CAUGHT"]
 
-NOT_CAUGHT = "Sorry, I didn't catch that."
+NOT_CAUGHT = sentences.NOT_CAUGHT
 
 # Tuning: costs are in "nats": confidence = exp(-cost).
 _HYP_RANK_COST = 0.1        # per place down the recogniser's n-best list
@@ -68,8 +69,6 @@ _REPEATED_NAME = 1.5        # a player list that names someone twice
 _FLOOR = 0.12               # below this nothing was understood
 _MAX_HYPOTHESES = 10
 
-_NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-                 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,7 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     if not ranked:
         if unknown:
             name = min(unknown)[1].capitalize()
-            return Understanding(None, 0.0, reason=f"{name} isn't playing.", text=first_text)
+            return Understanding(None, 0.0, reason=sentences.not_playing(name), text=first_text)
         return Understanding(None, 0.0, reason=NOT_CAUGHT, text=first_text)
 
     best = ranked[0]
@@ -262,65 +261,6 @@ def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, .
     return out
 
 
-def _count_word(count: int) -> str:
-    return _NUMBER_WORDS.get(count, str(count))
-
-
 def confirm_question(intent: Intent, context: Context | None = None) -> str:
     """A short yes/no question that repeats ``intent``: "Ben, sevens?", "Two sevens?", "Go fish?"."""
-    if isinstance(intent, Ask):
-        what = intent.card.spoken() if intent.card is not None else intent.rank.plural
-        if intent.asker:
-            return f"{intent.asker} asks {intent.target} for {what}?"
-        return f"{intent.target}, {what}?"
-    if isinstance(intent, Answer):
-        if intent.count is None:
-            return "Yes, you have some?"
-        rank = context.rank if context is not None else None
-        words = _count_word(intent.count)
-        if rank is not None:
-            words += " " + rank.spoken(intent.count)
-        return words.capitalize() + "?"
-    if isinstance(intent, GoFish):
-        return "Go fish?"
-    if isinstance(intent, Lucky):
-        return f"Lucky fish, a {intent.rank.word}?" if intent.rank is not None else "Lucky fish?"
-    if isinstance(intent, Book):
-        if intent.player:
-            return f"{intent.player} has a book of {intent.rank.plural}?"
-        return f"A book of {intent.rank.plural}?"
-    if isinstance(intent, OutOfCards):
-        return f"{intent.player} is out of cards?" if intent.player else "You're out of cards?"
-    if isinstance(intent, HandCount):
-        noun = "card" if intent.count == 1 else "cards"
-        return f"{intent.player} has {_count_word(intent.count)} {noun}?"
-    if isinstance(intent, Query):
-        return {
-            "score": "The score?", "turn": "Whose turn it is?", "stock": "How many cards are left?",
-            "hand": f"How many cards {intent.player or 'you'} {'has' if intent.player else 'have'}?",
-            "last": "The last ask?", "books": "The books?", "repeat": "Repeat that?", "help": "Help?",
-        }[intent.what]
-    if isinstance(intent, Undo):
-        return "Undo the last move?"
-    if isinstance(intent, Correct):
-        if intent.rank is not None:
-            return f"You said {intent.rank.plural}?"
-        if intent.target is not None:
-            return f"You meant {intent.target}?"
-        if intent.count is not None:
-            return f"You said {_count_word(intent.count)}?"
-        if intent.player is not None:
-            return f"It was {intent.player}?"
-        return "A correction?"
-    if isinstance(intent, Yes):
-        return "Yes?"
-    if isinstance(intent, No):
-        return "No?"
-    if isinstance(intent, Control):
-        if intent.what == "new_game" and intent.players:
-            names = list(intent.players)
-            listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-            return f"New game with {listed}?"
-        return {"pause": "Pause the game?", "resume": "Resume the game?", "stop": "Stop the game?",
-                "new_game": "Start a new game?"}[intent.what]
-    return "Did you say something?"  # pragma: no cover
+    return sentences.confirm(intent, context.rank if context is not None else None)

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from tabletop.cards import Rank
 from tabletop.errors import IllegalActionError, InvalidInputError
-from tabletop.referee import phrases
+from tabletop import sentences
 from tabletop.referee.actions import (
     Action, AnswerAction, AskAction, BookAction, GoFishAction, HandAction, LuckyAction, OutAction,
     SettleAction,
@@ -134,7 +134,7 @@ class Game:
     def opening(self) -> str:
         """What tabletop says when the game starts."""
         s = self._state
-        return phrases.opening(s.deal_size, s.players[s.current])
+        return sentences.opening(s.deal_size, s.players[s.current])
 
     # ---- legality ---------------------------------------------------------------------------
 
@@ -146,7 +146,7 @@ class Game:
         """
         s = self._state
         if s.over and not isinstance(action, SettleAction):
-            raise IllegalActionError(phrases.GAME_OVER, code="game-over")
+            raise IllegalActionError(sentences.GAME_OVER, code="game-over")
         checker = self._CHECKS[type(action)]
         return checker(self, action)  # type: ignore[no-any-return]
 
@@ -156,33 +156,33 @@ class Game:
             ex = s.exchange
             assert ex is not None
             raise IllegalActionError(
-                f"{s.players[ex.target]}, answer {s.players[ex.asker]} first: {ex.rank.plural}?", code="answer-first"
+                sentences.answer_first(s.players[ex.target], s.players[ex.asker], ex.rank), code="answer-first"
             )
         asker, target = self._seat(a.asker), self._seat(a.target)
         if s.phase in (Phase.AFTER_HIT, Phase.AFTER_MISS):
-            raise IllegalActionError("The last exchange is still open.", code="unsettled")
+            raise IllegalActionError(sentences.UNSETTLED, code="unsettled")
         if asker != s.current:
-            raise IllegalActionError(f"It's {s.players[s.current]}'s turn.", code="out-of-turn")
+            raise IllegalActionError(sentences.its_turn(s.players[s.current]), code="out-of-turn")
         if target == asker:
-            raise IllegalActionError("You can't ask yourself.", code="ask-self")
+            raise IllegalActionError(sentences.ASK_SELF, code="ask-self")
         if s.out[target]:
-            raise IllegalActionError(f"{s.players[target]} sits out.", code="target-out")
+            raise IllegalActionError(sentences.target_sits_out(s.players[target]), code="target-out")
         if s.hands[target] == 0:
-            raise IllegalActionError(f"{s.players[target]} has no cards.", code="target-empty")
+            raise IllegalActionError(sentences.has_no_cards(s.players[target]), code="target-empty")
         if s.hands[asker] == 0:
-            raise IllegalActionError(f"{s.players[asker]} has no cards.", code="asker-empty")
+            raise IllegalActionError(sentences.has_no_cards(s.players[asker]), code="asker-empty")
         if s.closed(a.rank):
-            raise IllegalActionError(f"{a.rank.plural.capitalize()} are already booked.", code="rank-booked")
+            raise IllegalActionError(sentences.already_booked(a.rank), code="rank-booked")
         if self.rules.asking == "specific-card":
             if a.card is None:
-                raise IllegalActionError("Ask for one card, like the king of clubs.", code="need-card")
+                raise IllegalActionError(sentences.NEED_CARD, code="need-card")
             if a.card.rank is not a.rank:
-                raise IllegalActionError("That card is not of the rank asked for.", code="bad-card")
+                raise IllegalActionError(sentences.BAD_CARD, code="bad-card")
         elif a.card is not None:
-            raise IllegalActionError("Ask for a rank, like sevens.", code="no-card")
+            raise IllegalActionError(sentences.NO_CARD, code="no-card")
         doubts = []
         if self.rules.must_hold and s.knowledge.holds_none(asker, a.rank):
-            doubts.append(Doubt("said-none", f"{s.players[asker]}, {s.knowledge.reason_none(asker, a.rank)}."))
+            doubts.append(Doubt("said-none", sentences.doubt_said_none(s.players[asker], s.knowledge.reason_none(asker, a.rank))))
         return doubts
 
     def _check_answer(self, a: AnswerAction) -> list[Doubt]:
@@ -190,20 +190,18 @@ class Game:
         ex = self._pending_exchange()
         if a.count is None:
             if s.phase is Phase.COUNT:
-                raise IllegalActionError("How many?", code="need-count")
+                raise IllegalActionError(sentences.HOW_MANY, code="need-count")
             return []
         if self.rules.asking == "specific-card" and a.count != 1:
-            raise IllegalActionError("A card was asked for: hand over just that one.", code="one-card")
+            raise IllegalActionError(sentences.ONE_CARD, code="one-card")
         if a.count >= 4 and self.rules.book_size == 4:  # "yes, four": a book, never an answer
-            raise IllegalActionError(
-                phrases.count_is_book(ex.rank, s.players[ex.target]), code="bad-count"
-            )
+            raise IllegalActionError(sentences.count_is_book(ex.rank, s.players[ex.target]), code="bad-count")
         most = 4 - self.rules.book_size * s.times_booked(ex.rank) - s.knowledge.holds_at_least(ex.asker, ex.rank)
         most = min(most, s.hands[ex.target])
         if not 1 <= a.count <= most:
             who = s.players[ex.target]
             raise IllegalActionError(
-                f"{who} can't give {a.count}: at most {max(most, 0)}." if a.count > 0 else "How many?",
+                sentences.cant_give(who, a.count, max(most, 0)) if a.count > 0 else sentences.HOW_MANY,
                 code="bad-count",
             )
         return []
@@ -214,40 +212,40 @@ class Game:
         held = s.knowledge.holds_at_least(ex.target, ex.rank)
         if held and self.rules.asking != "specific-card":
             why = s.knowledge.reason(ex.target, ex.rank)
-            return [Doubt("holds-rank", f"{s.players[ex.target]}, {why}. Please check your hand.")]
+            return [Doubt("holds-rank", sentences.doubt_holds(s.players[ex.target], why))]
         return []
 
     def _check_lucky(self, a: LuckyAction) -> list[Doubt]:
         s = self._state
         ex = s.exchange
         if s.phase is not Phase.AFTER_MISS or ex is None:
-            raise IllegalActionError("A lucky fish comes right after a go fish.", code="no-miss")
+            raise IllegalActionError(sentences.NO_MISS, code="no-miss")
         if not ex.drew:
-            raise IllegalActionError("Nobody drew: the stock is empty.", code="no-draw")
+            raise IllegalActionError(sentences.NO_DRAW, code="no-draw")
         if ex.lucky:
-            raise IllegalActionError("That lucky fish is already counted.", code="lucky-twice")
+            raise IllegalActionError(sentences.LUCKY_TWICE, code="lucky-twice")
         return []
 
     def _check_book(self, a: BookAction) -> list[Doubt]:
         s = self._state
         if s.phase in (Phase.ANSWER, Phase.COUNT):
-            raise IllegalActionError("Finish the ask first.", code="answer-first")
+            raise IllegalActionError(sentences.FINISH_ASK, code="answer-first")
         p = self._seat(a.player)
         if s.closed(a.rank):
-            raise IllegalActionError(f"{a.rank.plural.capitalize()} are already booked.", code="rank-booked")
+            raise IllegalActionError(sentences.already_booked(a.rank), code="rank-booked")
         if s.hands[p] < self.rules.book_size:
             n = s.hands[p]
             raise IllegalActionError(
-                f"{s.players[p]} has only {phrases.cards(n)}.", code="too-few-cards"
+                sentences.only_has(s.players[p], n), code="too-few-cards"
             )
         doubts = []
         if s.knowledge.holds_none(p, a.rank):
-            doubts.append(Doubt("said-none", f"{s.players[p]}, {s.knowledge.reason_none(p, a.rank)}."))
+            doubts.append(Doubt("said-none", sentences.doubt_said_none(s.players[p], s.knowledge.reason_none(p, a.rank))))
         if s.times_booked(a.rank) + 1 >= self.rules.books_per_rank:
             for other in range(len(s.players)):
                 if other != p and s.knowledge.holds_at_least(other, a.rank):
                     why = s.knowledge.reason(other, a.rank)
-                    doubts.append(Doubt("other-holds", f"But {s.players[other]} {phrases.third_person(why)}."))
+                    doubts.append(Doubt("other-holds", sentences.doubt_other_holds(s.players[other], why)))
                     break
         return doubts
 
@@ -255,29 +253,29 @@ class Game:
         s = self._state
         p = self._seat(a.player)
         if s.out[p]:
-            raise IllegalActionError(f"{s.players[p]} already sits out.", code="already-out")
+            raise IllegalActionError(sentences.already_out(s.players[p]), code="already-out")
         if s.hands[p] > 0:
-            return [Doubt("count-differs", f"I count {phrases.cards(s.hands[p])} for {s.players[p]}. Please check.")]
+            return [Doubt("count-differs", sentences.doubt_count_differs(s.players[p], s.hands[p]))]
         return []
 
     def _check_hand(self, a: HandAction) -> list[Doubt]:
         s = self._state
         p = self._seat(a.player)
         if a.count < 0:
-            raise IllegalActionError("A hand can't have fewer than no cards.", code="bad-count")
+            raise IllegalActionError(sentences.NEGATIVE_HAND, code="bad-count")
         if s.stock - (a.count - s.hands[p]) < 0:
             raise IllegalActionError(
-                f"That's more cards than the stock has: {s.stock} left.", code="stock-short"
+                sentences.stock_short(s.stock), code="stock-short"
             )
         if s.out[p] and a.count > 0:
-            return [Doubt("sits-out", f"{s.players[p]} ran out of cards and sits out.")]
+            return [Doubt("sits-out", sentences.doubt_sits_out(s.players[p]))]
         if s.hands[p] == 0 and a.count > 0 and s.started:
-            return [Doubt("said-out", f"I have {s.players[p]} with no cards.")]
+            return [Doubt("said-out", sentences.doubt_said_out(s.players[p]))]
         return []
 
     def _check_settle(self, a: SettleAction) -> list[Doubt]:
         if not self.needs_settle():
-            raise IllegalActionError("Nothing to settle.", code="nothing-to-settle")
+            raise IllegalActionError(sentences.NOTHING_TO_SETTLE, code="nothing-to-settle")
         return []
 
     _CHECKS: dict[type, Any] = {}
@@ -285,13 +283,13 @@ class Game:
     def _seat(self, name: str) -> int:
         seat = self._state.index(name)
         if seat < 0:
-            raise IllegalActionError(f"{name} isn't playing.", code="unknown-player")
+            raise IllegalActionError(sentences.not_playing(name), code="unknown-player")
         return seat
 
     def _pending_exchange(self) -> Exchange:
         s = self._state
         if s.phase not in (Phase.ANSWER, Phase.COUNT) or s.exchange is None:
-            raise IllegalActionError("Nobody has asked anything.", code="no-ask")
+            raise IllegalActionError(sentences.NO_ASK, code="no-ask")
         return s.exchange
 
     # ---- changing ---------------------------------------------------------------------------
@@ -383,9 +381,9 @@ def _apply_ask(s: State, a: AskAction) -> list[str]:
     s.last_asks[asker] = s.exchange
     s.phase = Phase.ANSWER
     if s.rules.must_hold:
-        s.knowledge.has_at_least(asker, a.rank, 1, f"you asked for {a.rank.plural}")
+        s.knowledge.has_at_least(asker, a.rank, 1, sentences.knew_asked(a.rank))
     wanted = a.card.spoken() if a.card else a.rank.plural
-    return [f"{s.players[asker]} asks {s.players[target]} for {wanted}."]
+    return [sentences.asks(s.players[asker], s.players[target], wanted)]
 
 
 def _apply_answer(s: State, a: AnswerAction) -> list[str]:
@@ -393,20 +391,20 @@ def _apply_answer(s: State, a: AnswerAction) -> list[str]:
     assert ex is not None
     if a.count is None:
         s.phase = Phase.COUNT
-        return ["How many?"]
+        return [sentences.HOW_MANY]
     asker, target, rank, n = ex.asker, ex.target, ex.rank, a.count
     s.hands[target] -= n
     s.hands[asker] += n
     if s.rules.asking == "specific-card":
         s.knowledge.laid(target, rank, n)
     else:
-        s.knowledge.has_none(target, rank, f"you gave all your {rank.plural} to {s.players[asker]}")
-    s.knowledge.gained(asker, rank, n, f"you received {phrases.of_rank(n, rank)} from {s.players[target]}")
+        s.knowledge.has_none(target, rank, sentences.knew_gave_all(rank, s.players[asker]))
+    s.knowledge.gained(asker, rank, n, sentences.knew_received(n, rank, s.players[target]))
     if s.hands[target] == 0:
         s.knowledge.emptied(target)
     s.exchange = replace(ex, received=n)
     s.phase = Phase.AFTER_HIT
-    say = [f"{s.players[target]} gives {s.players[asker]} {phrases.of_rank(n, rank)}."]
+    say = [sentences.gives(s.players[target], s.players[asker], n, rank)]
     return say + _proof(s, asker, rank)
 
 
@@ -423,9 +421,9 @@ def _apply_go_fish(s: State, a: GoFishAction) -> list[str]:
         s.knowledge.drew(asker)
     s.exchange = replace(ex, missed=True, drew=drew)
     s.phase = Phase.AFTER_MISS
-    say = [f"Go fish, {s.players[asker]}."]
+    say = [sentences.go_fish(s.players[asker])]
     if not drew:
-        say.append("The stock is empty, so there is nothing to draw.")
+        say.append(sentences.STOCK_EMPTY_NO_DRAW)
     return say
 
 
@@ -433,8 +431,8 @@ def _apply_lucky(s: State, a: LuckyAction) -> list[str]:
     ex = s.exchange
     assert ex is not None
     s.exchange = replace(ex, lucky=True)
-    s.knowledge.gained(ex.asker, ex.rank, 1, f"you drew {phrases.of_rank(1, ex.rank)}")
-    return ["Lucky fish!"] + _proof(s, ex.asker, ex.rank)
+    s.knowledge.gained(ex.asker, ex.rank, 1, sentences.knew_drew(ex.rank))
+    return [sentences.LUCKY] + _proof(s, ex.asker, ex.rank)
 
 
 def _apply_book(s: State, a: BookAction) -> list[str]:
@@ -450,9 +448,7 @@ def _apply_book(s: State, a: BookAction) -> list[str]:
     ex = s.exchange
     if s.phase is Phase.AFTER_MISS and ex is not None and ex.asker == p and ex.drew:
         s.exchange = replace(ex, drew_book=True)
-    kind = "pair" if size == 2 else "book"
-    return [f"{s.players[p]} lays down a {kind} of {a.rank.plural}. "
-            f"{s.players[p]} has {phrases.books(len(s.books[p]), size)}."]
+    return [sentences.lays_down(s.players[p], a.rank, len(s.books[p]), size)]
 
 
 def _apply_out(s: State, a: OutAction) -> list[str]:
@@ -460,7 +456,7 @@ def _apply_out(s: State, a: OutAction) -> list[str]:
     s.stock += s.hands[p]
     s.hands[p] = 0
     s.knowledge.emptied(p)
-    return [f"{s.players[p]} is out of cards."]
+    return [sentences.out_of_cards(s.players[p])]
 
 
 def _apply_hand(s: State, a: HandAction) -> list[str]:
@@ -474,7 +470,7 @@ def _apply_hand(s: State, a: HandAction) -> list[str]:
         s.knowledge.drew(p)
     if a.count == 0:
         s.knowledge.emptied(p)
-    return [f"Noted: {s.players[p]} has {phrases.cards(a.count)}, and the stock has {s.stock}."]
+    return [sentences.hand_noted(s.players[p], a.count, s.stock)]
 
 
 def _apply_settle(s: State, a: SettleAction) -> list[str]:
@@ -496,8 +492,7 @@ _APPLY: dict[type, Callable[[State, Any], list[str]]] = {
 def _proof(s: State, player: int, rank: Rank) -> list[str]:
     """Remind a player to lay down a book that public knowledge already proves."""
     if s.knowledge.holds_at_least(player, rank) >= s.rules.book_size and not s.closed(rank):
-        kind = "pair" if s.rules.book_size == 2 else "book"
-        return [f"{s.players[player]}, that makes a {kind} of {rank.plural}: lay it down."]
+        return [sentences.lay_it_down(s.players[player], rank, s.rules.book_size)]
     return []
 
 
@@ -532,7 +527,7 @@ def _settle(s: State) -> list[str]:
         nxt = s.current
 
     if rules.game_end == "first-out" and (s.stock == 0 or any(s.hands[i] == 0 for i in s.in_play())):
-        return say + _end(s)
+        return _end(s)  # the end is said first and alone: who sits out no longer matters
 
     # Empty hands, from the next player round the table.
     for step in range(n):
@@ -541,17 +536,17 @@ def _settle(s: State) -> list[str]:
             continue
         if rules.empty_hand == "sit-out" or s.stock == 0:
             s.out[i] = True
-            say.append(f"{s.players[i]} has no cards and sits out.")
+            say.append(sentences.sits_out(s.players[i]))
         elif rules.empty_hand == "new-hand":
             got = min(s.deal_size, s.stock)
             s.stock -= got
             s.hands[i] = got
             s.knowledge.drew(i)
-            say.append(f"{s.players[i]}, draw a new hand of {phrases.cards(got)}.")
+            say.append(sentences.draw_new_hand(s.players[i], got))
         # draw-one: the player draws at the start of their own turn, below.
 
     if all(s.closed(r) for r in Rank) or len(s.in_play()) < 2:
-        return say + _end(s)
+        return _end(s)  # the end is said first and alone: who sits out no longer matters
 
     # The next player who can play: skip who sits out; a player with nobody to ask passes.
     for step in range(2 * n):
@@ -561,12 +556,12 @@ def _settle(s: State) -> list[str]:
         if s.hands[i] == 0:  # only under draw-one
             if s.stock == 0:
                 s.out[i] = True
-                say.append(f"{s.players[i]} has no cards and sits out.")
+                say.append(sentences.sits_out(s.players[i]))
                 continue
             s.stock -= 1
             s.hands[i] = 1
             s.knowledge.drew(i)
-            say.append(f"{s.players[i]}, draw a card.")
+            say.append(sentences.draw_a_card(s.players[i]))
         if any(s.can_be_asked(j) for j in range(n) if j != i):
             s.current = i
             if s.stock == 0:
@@ -574,15 +569,15 @@ def _settle(s: State) -> list[str]:
                 for j in s.in_play():
                     if s.hands[j] == 0:
                         s.out[j] = True
-                        say.append(f"{s.players[j]} has no cards and sits out.")
+                        say.append(sentences.sits_out(s.players[j]))
                 if len(s.in_play()) < 2:
-                    return say + _end(s)
+                    return _end(s)  # the end is said first and alone: who sits out no longer matters
             if keep and i == ex.asker:  # type: ignore[union-attr]
-                say.append(f"{s.players[i]}, ask again.")
+                say.append(sentences.ask_again(s.players[i]))
             else:
-                say.append(f"{s.players[i]}'s turn.")
+                say.append(sentences.turn(s.players[i]))
             return say
-    return say + _end(s)
+    return _end(s)  # the end is said first and alone: who sits out no longer matters
 
 
 def _end(s: State) -> list[str]:
@@ -591,4 +586,5 @@ def _end(s: State) -> list[str]:
     scores = s.scores()
     best = max(scores)
     s.winners = tuple(i for i, score in enumerate(scores) if score == best)
-    return [phrases.game_over([s.players[i] for i in s.winners], best, s.rules)]
+    books = {p: scores[i] for i, p in enumerate(s.players)}
+    return [sentences.game_over([s.players[i] for i in s.winners], best, s.rules, books)]

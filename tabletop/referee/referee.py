@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from tabletop.errors import IllegalActionError
-from tabletop.referee import phrases
+from tabletop import sentences
 from tabletop.referee.actions import (
     Action, AnswerAction, AskAction, BookAction, GoFishAction, HandAction, LuckyAction, OutAction,
     SettleAction,
@@ -32,7 +32,7 @@ from tabletop.referee.game import Game, Step
 from tabletop.referee.intents import (
     Answer, Ask, Book, Control, Correct, GoFish, HandCount, Intent, Lucky, No, OutOfCards, Query, Undo, Yes,
 )
-from tabletop.referee.state import Phase
+from tabletop.referee.state import Phase, State
 
 __all__ = ["Referee", "Ruling", "Question"]
 
@@ -108,7 +108,7 @@ class Referee:
             if isinstance(intent, Yes):
                 return self._push(intent, question.action, question.text)
             if isinstance(intent, No):
-                return Ruling(intent, "ok", ["Okay, not recorded."])
+                return Ruling(intent, "ok", [sentences.NOT_RECORDED])
         if isinstance(intent, Query):
             return self._query(intent)
         if isinstance(intent, Undo):
@@ -118,7 +118,7 @@ class Referee:
         if isinstance(intent, Control):
             return Ruling(intent, "control")
         if self.game.state.over:
-            return Ruling(intent, "game-over", [phrases.GAME_OVER])
+            return Ruling(intent, "game-over", [sentences.GAME_OVER])
         # An ask ends the open exchange: it is resolved and checked against the settled game. The
         # settle is kept only if the ask is accepted, so a refused sentence changes nothing.
         pre = self.game.push(SettleAction()) if isinstance(intent, Ask) and self.game.needs_settle() else None
@@ -136,13 +136,13 @@ class Referee:
             if action is None:
                 return Ruling(intent, "answer", [self._hand_answer(intent)])  # a hand count that matches
             if self.game.state.over:
-                return Ruling(intent, "game-over", [phrases.GAME_OVER])
+                return Ruling(intent, "game-over", [sentences.GAME_OVER])
             doubts = self.game.check(action)
         except IllegalActionError as error:
             return Ruling(intent, error.code, [error.reason])
         if doubts:
             self.question = Question(action, text, doubts[0].question)
-            return Ruling(intent, "question", [doubts[0].question + " Say yes to record it anyway."])
+            return Ruling(intent, "question", [sentences.question(doubts[0].question)])
         ruling = self._push(intent, action, text, pre)
         if isinstance(action, OutAction):
             ruling.say += self._settle()
@@ -170,7 +170,7 @@ class Referee:
         if isinstance(intent, Yes) or isinstance(intent, No):
             if s.phase is Phase.ANSWER:
                 return AnswerAction(None) if isinstance(intent, Yes) else GoFishAction()
-            raise IllegalActionError("There's nothing to answer yes or no to.", code="nothing-to-confirm")
+            raise IllegalActionError(sentences.NOTHING_TO_CONFIRM, code="nothing-to-confirm")
         if isinstance(intent, Ask):  # the open exchange is already settled
             asker = intent.asker or s.players[s.current]
             card = intent.card if self.game.rules.asking == "specific-card" else None
@@ -185,7 +185,7 @@ class Referee:
             ex = s.exchange
             if intent.rank is not None and ex is not None and s.phase is Phase.AFTER_MISS and intent.rank is not ex.rank:
                 raise IllegalActionError(
-                    f"{s.players[ex.asker]} asked for {ex.rank.plural}, so that's no lucky fish.", code="not-lucky"
+                    sentences.not_lucky(s.players[ex.asker], ex.rank), code="not-lucky"
                 )
             return LuckyAction()
         if isinstance(intent, Book):
@@ -205,12 +205,12 @@ class Referee:
             if self.game.settled().hands[s.index(name)] == intent.count:
                 return None
             return HandAction(name, intent.count)
-        raise IllegalActionError("I can't do anything with that.", code="not-game")
+        raise IllegalActionError(sentences.NOT_GAME, code="not-game")
 
     def _name(self, name: str) -> str:
         seat = self.game.state.index(name)
         if seat < 0:
-            raise IllegalActionError(f"{name} isn't playing.", code="unknown-player")
+            raise IllegalActionError(sentences.not_playing(name), code="unknown-player")
         return self.game.state.players[seat]
 
     def _who_is_out(self) -> str:
@@ -224,35 +224,30 @@ class Referee:
 
     def _hand_answer(self, intent: Intent) -> str:
         assert isinstance(intent, HandCount)
-        return f"Yes, {self._name(intent.player)} has {phrases.cards(intent.count)}."
+        return sentences.hand_confirmed(self._name(intent.player), intent.count)
 
     def _query(self, q: Query) -> Ruling:
         if q.what == "repeat":
-            return Ruling(q, "answer", [self.last_said or "I haven't said anything yet."])
+            return Ruling(q, "answer", [self.last_said or sentences.NOTHING_SAID_YET])
         if q.what == "help":
-            return Ruling(q, "answer", [phrases.HELP])
+            return Ruling(q, "answer", [sentences.HELP])
         if q.player is not None and self.game.state.index(q.player) < 0:
-            return Ruling(q, "unknown-player", [f"{q.player} isn't playing."])
+            return Ruling(q, "unknown-player", [sentences.not_playing(q.player)])
         pre = self._settle()
         s = self.game.state
         if q.what == "turn":
             if pre and not s.over:
                 return Ruling(q, "answer", pre, changed=True)  # the settle just said whose turn it is
-            answer = phrases.GAME_OVER if s.over else f"It's {s.players[s.current]}'s turn."
+            answer = sentences.GAME_OVER if s.over else sentences.its_turn(s.players[s.current])
         elif q.what == "stock":
-            answer = f"{phrases.cards(s.stock).capitalize()} left in the stock."
+            answer = sentences.stock_left(s.stock)
         elif q.what == "score":
-            parts = [f"{p} {phrases.books(len(s.books[i]), s.rules.book_size)}" for i, p in enumerate(s.players)]
-            answer = "Score: " + ", ".join(parts) + "."
+            answer = sentences.score({p: len(s.books[i]) for i, p in enumerate(s.players)}, s.rules.book_size)
         elif q.what == "books":
-            down = [
-                f"{p}: {phrases.join([r.plural for r in s.books[i]])}"
-                for i, p in enumerate(s.players) if s.books[i]
-            ]
-            answer = ("Down: " + "; ".join(down) + ".") if down else "No books are down yet."
+            answer = sentences.books_down({p: s.books[i] for i, p in enumerate(s.players)})
         elif q.what == "hand":
             name = self._name(q.player) if q.player else s.players[s.current]
-            answer = f"{name} has {phrases.cards(s.hands[s.index(name)])}."
+            answer = sentences.hand_size(name, s.hands[s.index(name)])
         else:  # last
             answer = self._last_ask(q.player)
         return Ruling(q, "answer", pre + [answer], changed=bool(pre))
@@ -262,25 +257,25 @@ class Referee:
         if player is not None:
             seat = s.index(player)
             if seat < 0:
-                return f"{player} isn't playing."
+                return sentences.not_playing(player)
             ex = s.last_asks.get(seat)
             if ex is None:
-                return f"{s.players[seat]} hasn't asked for anything yet."
+                return sentences.has_not_asked(s.players[seat])
         else:
             asks = [step.action for step in self.game.history if isinstance(step.action, AskAction)]
             if not asks:
-                return "Nobody has asked for anything yet."
+                return sentences.NOBODY_ASKED
             last = asks[-1]
-            return f"{last.asker} asked {last.target} for {last.rank.plural}."
-        return f"{s.players[seat]} last asked {s.players[ex.target]} for {ex.rank.plural}."
+            return sentences.asked(last.asker, last.target, last.rank)
+        return sentences.last_asked(s.players[seat], s.players[ex.target], ex.rank)
 
     def _undo(self, intent: Undo) -> Ruling:
         popped = self.game.undo()
         if not popped:
-            return Ruling(intent, "nothing-to-undo", ["There's nothing to undo."])
+            return Ruling(intent, "nothing-to-undo", [sentences.NOTHING_TO_UNDO])
         self.log.append({"undo": len(popped)})
-        said = popped[-1]
-        return Ruling(intent, "ok", [f"Took back: {describe(said.action)}."], changed=True)
+        said = popped[-1]  # the state is now as it was before it: its exchange names who and what
+        return Ruling(intent, "ok", [sentences.took_back(describe(said.action, self.game.state))], changed=True)
 
     def _correct(self, intent: Correct) -> Ruling:
         game = self.game
@@ -296,8 +291,9 @@ class Referee:
             if isinstance(action, AskAction):
                 break  # corrections stay within the last exchange
         if index is None:
-            return Ruling(intent, "nothing-to-correct", ["There's nothing to correct."])
+            return Ruling(intent, "nothing-to-correct", [sentences.NOTHING_TO_CORRECT])
         popped = [game.pop() for _ in range(len(history) - index)][::-1]
+        before = game.state.copy()
         pushed = 0
         try:
             fixed = _with_slots(popped[0].action, slots, self._name)
@@ -314,11 +310,11 @@ class Referee:
             for _ in range(pushed):
                 game.pop()
             game.replay(popped)
-            return Ruling(intent, error.code, [f"Can't correct that: {error.reason}"])
+            return Ruling(intent, error.code, [sentences.cant_correct(error.reason)])
         self.log.append({"undo": len(popped)})
         for step in game.history[index:]:
             self.log.append({"push": str(step.action), **({"text": step.text} if step.text is not None else {})})
-        return Ruling(intent, "ok", [f"Corrected: {describe(fixed)}."], changed=True)
+        return Ruling(intent, "ok", [sentences.corrected(describe(fixed, before))], changed=True)
 
 
 def _accepts(action: Action, slots: dict[str, Any]) -> bool:
@@ -340,24 +336,29 @@ def _with_slots(action: Action, slots: dict[str, Any], name: Callable[[str], str
     return replace(action, **changes)
 
 
-def describe(action: Action) -> str:
-    """A short description of an action for "took back …" and "corrected: …"."""
+def describe(action: Action, before: State | None = None) -> str:
+    """What an action did, in words, for "took back …" and "corrected: …".
+
+    ``before`` is the state just before the action (after an undo, the game's state): its open
+    exchange says who answered whom about what.
+    """
+    ex = before.exchange if before is not None else None
+    names = before.players if before is not None else ()
     if isinstance(action, AskAction):
         wanted = action.card.spoken() if action.card else action.rank.plural
-        return f"{action.asker} asks {action.target} for {wanted}"
+        return sentences.step_ask(action.asker, action.target, wanted)
     if isinstance(action, AnswerAction):
-        return "yes" if action.count is None else f"yes, {phrases.number(action.count)}"
+        if ex is None:
+            return "yes" if action.count is None else f"yes, {sentences.number(action.count)}"
+        return sentences.step_answer(names[ex.target], names[ex.asker], action.count, ex.rank)
     if isinstance(action, GoFishAction):
-        return "go fish"
+        return sentences.step_go_fish(names[ex.target], names[ex.asker]) if ex is not None else "go fish"
     if isinstance(action, LuckyAction):
-        return "lucky fish"
+        return sentences.step_lucky(names[ex.asker] if ex is not None else None)
     if isinstance(action, BookAction):
-        return f"{action.player}'s book of {action.rank.plural}"
+        return sentences.step_book(action.player, action.rank, before.rules.book_size if before is not None else 4)
     if isinstance(action, OutAction):
-        return f"{action.player} is out of cards"
+        return sentences.step_out(action.player)
     if isinstance(action, HandAction):
-        return f"{action.player} has {phrases.cards(action.count)}"
-    return "the turn passing"
-
-
-
+        return sentences.step_hand(action.player, action.count)
+    return sentences.STEP_SETTLE

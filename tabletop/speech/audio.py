@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import struct
 import wave
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ __all__ = [
 ]
 
 SAMPLE_RATE = 16_000
+MAX_WAV_BYTES = 64 * 1024 * 1024  # over half an hour at 16 kHz: far more than one utterance
 CONVERT_HINT = "convert it with: sox IN.wav -r 16000 -c 1 -b 16 OUT.wav"
 
 
@@ -85,13 +87,25 @@ def read_wav(path: str | os.PathLike[str]) -> Utterance:
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)  # a FIFO must not block
     except FileNotFoundError:
         raise InvalidInputError(f"{path}: no such file", code="no-file") from None
-    except IsADirectoryError:
-        raise InvalidInputError(f"{path}: is a directory, not a WAV file", code="not-wav") from None
     except OSError as error:
         raise InvalidInputError(f"{path}: cannot read ({error.strerror})", code="no-file") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_WAV_BYTES:
+        os.close(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InvalidInputError(f"{path}: is a directory, not a WAV file", code="not-wav")
+        if not stat.S_ISREG(info.st_mode):
+            raise InvalidInputError(f"{path}: not a regular file, so not a WAV file", code="not-wav")
+        raise InvalidInputError(f"{path}: over {MAX_WAV_BYTES // 2**20} MB; cut it into single utterances",
+                                code="too-long")
+    with os.fdopen(fd, "rb") as file:
+        try:
+            data = file.read(MAX_WAV_BYTES + 1)
+        except OSError as error:
+            raise InvalidInputError(f"{path}: cannot read ({error.strerror})", code="no-file") from None
     return _parse_wav(data, str(path))
 
 

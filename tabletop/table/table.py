@@ -9,12 +9,12 @@ microphone all go through this one path.
 
 from __future__ import annotations
 
-import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from tabletop import sentences
 from tabletop.cards import RANKS
 from tabletop.errors import SetupError, TabletopError
 from tabletop.journal import Journal, load
@@ -28,7 +28,7 @@ from tabletop.rules import Rules
 
 __all__ = ["Table", "Reply", "BookEyes"]
 
-UNHEARD = "Sorry, I didn't catch that."
+UNHEARD = sentences.NOT_CAUGHT
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class Reply:
 
     text: str
     event: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""  # printed for whoever fixes things (a path, an error's text), never spoken
 
 
 class BookEyes:
@@ -92,12 +93,12 @@ class Table:
         """What tabletop says as play begins (or resumes)."""
         game = self.game
         if not game.history:
-            text = " ".join(self.notes + [game.opening()])
+            text = sentences.together(self.notes + [game.opening()])
             return [Reply(text, {"event": "start", "say": text, "players": list(game.players),
                                  "rules": game.rules.to_json(), "state": game.public()})]
         public = game.public()
-        now = "The game is over." if public["over"] else f"It's {public['current']}'s turn."
-        text = " ".join(self.notes + [f"Resuming the game. {now}"])
+        now = sentences.now(public["over"], public["current"], public["winners"])
+        text = sentences.together(self.notes + [sentences.resuming_game(now)])
         return [Reply(text, {"event": "resume", "say": text, "state": public})]
 
     def close(self) -> None:
@@ -148,7 +149,7 @@ class Table:
             if isinstance(intent, Yes):
                 return self._rule(pending, text, base)
             if isinstance(intent, No):
-                return [self._reply("Okay, say it again.", base, intent, "ok")]
+                return [self._reply(sentences.SAY_IT_AGAIN, base, intent, "ok")]
             if isinstance(pending, Ask) and isinstance(intent, (Answer, GoFish)):
                 # The target answered the ask tabletop was checking: that answer confirms it.
                 first = self._rule(pending, text, dict(base, heard=text))
@@ -163,7 +164,7 @@ class Table:
             if isinstance(intent, Yes):
                 return self._rule(pending, transcript.text, base, look=False)
             if isinstance(intent, No):
-                return [self._reply("Okay, not recorded.", base, intent, "ok")]
+                return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         return self._answer(intent, transcript, heard, base)
 
     def _answer(self, intent: Intent, transcript: Transcript, heard: Understanding,
@@ -192,47 +193,47 @@ class Table:
         if isinstance(intent, Control):
             return [self._control(intent, base)]
         if self.paused and not isinstance(intent, Query):
-            return [self._reply("Paused. Say resume to go on.", base, intent, "paused")]
+            return [self._reply(sentences.PAUSED, base, intent, "paused")]
         seen: list[str] = []
         if look and isinstance(intent, Book) and self.eyes is not None and not self.game.state.over:
-            code, say = self._look(intent)
+            code, say, detail = self._look(intent)
             if code in ("not_confirmed", "unsure"):
                 self._seen_book = intent
-                return [self._reply(say + " Say yes to record it anyway.", base, intent, "question")]
+                return [self._reply(sentences.question(say), base, intent, "question")]
             seen.append(say)
+            if detail:
+                base = dict(base, detail=detail)
         ruling = self.referee.handle(intent, text)
         self._write()
-        return [self._reply(" ".join(seen + ruling.say), base, intent, ruling.code, ruling)]
+        return [self._reply(sentences.together(seen + ruling.say), base, intent, ruling.code, ruling)]
 
-    def _look(self, intent: Book) -> tuple[str, str]:
-        """Look for the claimed book: (verdict, what was seen). A failing camera is put away."""
+    def _look(self, intent: Book) -> tuple[str, str, str]:
+        """Look for the claimed book: (verdict, what was seen, detail). A failing camera is put away."""
         assert self.eyes is not None
         try:
             check = self.eyes.look(intent.rank, self.game.rules.book_size)
         except SetupError as error:  # the detail (a path, a command) is printed, never spoken
             self.eyes = None
-            logging.getLogger("tabletop").warning("camera: %s", error.reason)
-            what = error.reason if error.code == "camera-dark" else "the camera isn't working"
-            return "no_camera", f"{what[0].upper()}{what[1:]}, so I'll go on without it."
-        return check.verdict, check.say
+            return "no_camera", sentences.camera_problem(error.code), error.reason
+        return check.verdict, check.say, ""
 
     def _control(self, intent: Control, base: dict[str, Any]) -> Reply:
         if intent.what == "pause":
             self.paused = True
-            return self._reply("Paused. Say resume to go on.", base, intent, "control")
+            return self._reply(sentences.PAUSED, base, intent, "control")
         if intent.what == "resume":
             self.paused = False
             public = self.game.public()
-            now = "The game is over." if public["over"] else f"It's {public['current']}'s turn."
-            return self._reply(f"Resuming. {now}", base, intent, "control")
+            now = sentences.now(public["over"], public["current"], public["winners"])
+            return self._reply(sentences.resumed(now), base, intent, "control")
         if intent.what == "stop":
             self.stopped = True
-            return self._reply("Stopping the game. The journal is saved.", base, intent, "control")
+            return self._reply(sentences.STOPPING, base, intent, "control")
         # new game: same players unless new ones were named; a new journal beside the old one.
         players = intent.players or self.game.players
         if not self.game.history and [p.lower() for p in players] == [p.lower() for p in self.game.players]:
-            return self._reply(f"Players: {', '.join(self.game.players)}. " + self.game.opening(), base, intent,
-                               "control")
+            return self._reply(sentences.together([sentences.players_are(self.game.players), self.game.opening()]),
+                               base, intent, "control")
         try:
             game = Game(players, self.game.rules, 0)
         except TabletopError as error:
@@ -243,7 +244,7 @@ class Table:
             journal = Journal.create(_next_path(self.journal.path), game, durable=self.journal.durable)
         self.referee, self.journal, self._written = Referee(game), journal, 0
         self.paused = False
-        return self._reply("New game. " + game.opening(), base, intent, "control")
+        return self._reply(sentences.new_game(game.opening()), base, intent, "control")
 
     def _write(self) -> None:
         """Append what the referee did to the journal (flushed to disk) before it is announced."""
@@ -261,7 +262,7 @@ class Table:
         event["changed"] = bool(ruling and ruling.changed)
         if ruling is not None and ruling.changed:
             event["state"] = self.game.public()
-        return Reply(text, event)
+        return Reply(text, event, detail=str(event.get("detail", "")))
 
 
 def _next_path(path: Path) -> Path:

@@ -1,32 +1,36 @@
 """Book confirmation: does the table show ``book_size`` cards of the claimed rank?
 
-Precision first: a book is confirmed only when some frame shows ``book_size`` distinct cards of
-the rank, each read confidently, and no frame contradicts it (every card in it read clearly,
-too few of the rank). When every card in view is read confidently and
-there are too few of the rank, the claim is not confirmed, with what was seen. Anything else
-(no cards, blurred or covered cards) is unsure, with what to do.
+Precision first, and decided over a few frames, as a live camera sends them in about half a second
+(a still photo is one frame). A book is confirmed only when most of the frames (:data:`AGREE`) each
+show ``book_size`` distinct cards of the rank, each read confidently, the frames agree on which cards
+they are, and no frame contradicts it (every card in it read clearly, too few of the rank). When most
+frames read every card confidently and there are too few of the rank, the claim is not confirmed,
+with what was seen ("I see three kings and a queen."). Anything else (no cards, blurred, covered or
+flickering reads) is unsure, with what was seen and what to do.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from tabletop import sentences
 from tabletop.cards import Rank
 from tabletop.vision.detection import Detection
 from tabletop.vision.pipeline import see
 from tabletop.vision.reader import Reader
 
-__all__ = ["BookCheck", "check_book", "describe", "SURE"]
+__all__ = ["BookCheck", "check_book", "judge_book", "describe", "SURE", "AGREE"]
 
 SURE = 0.8
 """Confidence at or above which a read counts towards a verdict."""
 _MAX_OF_A_RANK = 4  # one deck has four cards of a rank
-_COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-UNCLEAR = "I can't see the cards clearly: spread them out."
-NOTHING = "I can't see any cards: lay the {plural} face up."
+UNCLEAR = sentences.UNCLEAR
+AGREE = 0.6
+"""Share of the frames that must each show the whole book before it is confirmed."""
 
 
 @dataclass(frozen=True)
@@ -44,13 +48,8 @@ class BookCheck:
 def describe(detections: list[Detection], first: Rank | None = None) -> str:
     """"I see three sevens and a six." — the confident reads, the claimed rank first."""
     counts = Counter(d.rank for d in detections if d.rank is not None)
-    if not counts:
-        return "I see no cards I can read."
     order = sorted(counts, key=lambda r: (r is not first, -counts[r], list(Rank).index(r)))
-    parts = [f"{_COUNT_WORDS[counts[r]] if counts[r] < len(_COUNT_WORDS) else counts[r]} {r.spoken(counts[r])}"
-             for r in order]
-    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"I see {text}."
+    return sentences.seen([(r, counts[r]) for r in order])
 
 
 def _sure(detections: list[Detection]) -> list[Detection]:
@@ -63,28 +62,45 @@ def _distinct(matches: list[Detection]) -> bool:
     return len(suits) == len(set(suits))
 
 
-def check_book(rank: Rank, frames: list[np.ndarray], book_size: int = 4, reader: Reader | None = None) -> BookCheck:
-    """Check a claimed book of ``rank`` against a few frames of the table."""
-    per_frame = [see(frame, reader) for frame in frames if frame is not None]
-    if not per_frame or not any(per_frame):
-        return BookCheck("unsure", [], NOTHING.format(plural=rank.plural))
-    full_frames = 0
+def _suits(matches: list[Detection]) -> frozenset:
+    return frozenset(d.suit for d in matches if d.suit is not None)
+
+
+def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> BookCheck:
+    """The verdict on a claimed book of ``rank`` from the cards seen in each of a few frames."""
+    if not seen or not any(seen):
+        return BookCheck("unsure", [], sentences.nothing_seen(rank))
+    whole: list[frozenset] = []  # the suits read in each frame that shows the whole book
     best: list[Detection] = []
     best_key: tuple = (-1, -1.0)
-    all_clear_short = 0
-    for detections in per_frame:
+    contradicted = 0
+    for detections in seen:
         sure = _sure(detections)
         matches = [d for d in sure if d.rank is rank]
         key = (len(matches), float(sum(d.confidence for d in detections)))
         if key > best_key:
             best_key, best = key, detections
         if book_size <= len(matches) <= _MAX_OF_A_RANK and _distinct(matches):
-            full_frames += 1
+            whole.append(_suits(matches))
         elif len(sure) == len(detections) and len(matches) < book_size:
-            all_clear_short += 1
-    if full_frames >= 1 and all_clear_short == 0:  # seen whole at least once, and no frame says otherwise
-        return BookCheck("confirmed", best, f"I see {_COUNT_WORDS[book_size]} {rank.plural}.")
-    needed = len(per_frame) // 2 + 1  # a majority of the frames
-    if all_clear_short >= needed and full_frames == 0:
+            contradicted += 1
+    needed = max(1, math.ceil(AGREE * len(seen)))
+    if len(whole) >= needed and contradicted == 0 and _agree(whole):
+        return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
+    if contradicted >= len(seen) // 2 + 1 and not whole:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
-    return BookCheck("unsure", best, UNCLEAR)
+    sure = _sure(best)
+    if not sure:
+        return BookCheck("unsure", best, UNCLEAR)
+    return BookCheck("unsure", best, f"{describe(sure, rank)} {sentences.spread_out(rank)}")
+
+
+def _agree(whole: list[frozenset]) -> bool:
+    """The frames that show the whole book name no suits that two of them disagree on (the same cards each time)."""
+    named = [s for s in whole if s]
+    return all(a <= b or b <= a for a in named for b in named)
+
+
+def check_book(rank: Rank, frames: list[np.ndarray], book_size: int = 4, reader: Reader | None = None) -> BookCheck:
+    """Check a claimed book of ``rank`` against a few frames of the table (one for a still photo)."""
+    return judge_book(rank, [see(frame, reader) for frame in frames if frame is not None], book_size)

@@ -1,7 +1,16 @@
-"""Reading a still image from disk, with errors a player can act on."""
+"""Reading a still image from disk, with errors a player can act on, in bounded time and memory.
+
+The image's size is read from its header first (Pillow reads only the header), so a small file
+that claims a huge picture (a decompression bomb) is refused before a pixel is decoded; then
+OpenCV decodes the bytes already read.
+"""
 
 from __future__ import annotations
 
+import io
+import os
+import stat
+import warnings
 from pathlib import Path
 
 import cv2
@@ -9,17 +18,63 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 
-__all__ = ["read_image"]
+__all__ = ["read_image", "MAX_PIXELS", "MAX_IMAGE_BYTES"]
+
+MAX_PIXELS = 50_000_000           # 50 megapixels: more than any phone or webcam photo of a table
+MAX_IMAGE_BYTES = 100 * 1024 * 1024
 
 
 def read_image(path: str | Path) -> np.ndarray:
     """The BGR pixels of the image at ``path``.
 
-    :raises InvalidInputError: if there is no file there or it is not an image OpenCV can read.
+    :raises InvalidInputError: if there is no file there, it is not an image OpenCV can read, or it
+        is bigger than :data:`MAX_PIXELS` pixels or :data:`MAX_IMAGE_BYTES` bytes.
     """
-    if not Path(path).is_file():
-        raise InvalidInputError(f"no image at {path}: check the path", code="bad-image")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
+    data = _read_bounded(Path(path))
+    width, height = _header_size(data, path)
+    if width * height > MAX_PIXELS:
+        raise InvalidInputError(
+            f"{path} is {width}x{height} pixels, more than the {MAX_PIXELS // 1_000_000} megapixels tabletop reads: "
+            "use a smaller photo", code="image-too-big")
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
         raise InvalidInputError(f"can't read {path} as an image (use JPEG or PNG)", code="bad-image")
     return image
+
+
+def _read_bounded(path: Path) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except FileNotFoundError:
+        raise InvalidInputError(f"no image at {path}: check the path", code="bad-image") from None
+    except OSError as error:
+        raise InvalidInputError(f"can't open {path} ({error.strerror}): check the path", code="bad-image") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise InvalidInputError(f"no image at {path} (not a regular file): check the path", code="bad-image")
+    if info.st_size > MAX_IMAGE_BYTES:
+        os.close(fd)
+        raise InvalidInputError(f"{path} is over {MAX_IMAGE_BYTES // 2**20} MB, too big for a photo: use a smaller one",
+                                code="image-too-big")
+    with os.fdopen(fd, "rb") as file:
+        try:
+            return file.read(MAX_IMAGE_BYTES + 1)
+        except OSError as error:
+            raise InvalidInputError(f"can't read {path} ({error.strerror}): check the file", code="bad-image") from None
+
+
+def _header_size(data: bytes, path: str | Path) -> tuple[int, int]:
+    """(width, height) as the header claims, without decoding the pixels."""
+    from PIL import Image  # Pillow reads only the header on open
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # DecompressionBombWarning: we decide below
+            with Image.open(io.BytesIO(data)) as picture:
+                return picture.size
+    except Image.DecompressionBombError:
+        raise InvalidInputError(f"{path} claims a picture of more than the {MAX_PIXELS // 1_000_000} megapixels "
+                                "tabletop reads: use a smaller photo", code="image-too-big") from None
+    except Exception:  # Pillow's errors for a damaged or unknown file vary (OSError, SyntaxError, ...)
+        raise InvalidInputError(f"can't read {path} as an image (use JPEG or PNG)", code="bad-image") from None

@@ -45,7 +45,7 @@ def test_a_missing_camera_or_card_reader_is_said_plainly(tmp_path: Path, case: s
                    "--camera", str(tmp_path / "missing.avi")], tmp_path, stdin="Ana has a book of sevens\n", **env)
     assert result.returncode == 0, result.stderr
     said = [json.loads(line)["say"] for line in result.stdout.splitlines() if line.startswith("{")]
-    assert said and said[0].startswith("No camera:") and "goes first" in said[0]
+    assert said and "camera" in said[0] and "goes first" in said[0]
     for sentence in said:
         assert "/" not in sentence and "`" not in sentence and "Error" not in sentence, sentence
     detail = str(tmp_path / "empty") if case == "no card reader" else "missing.avi"

@@ -32,6 +32,11 @@ WORDS = ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
 PLURALS = [("sixes" if w == "six" else w + "s") for w in WORDS]
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
 NUMBERS = {1: "one", 2: "two", 3: "three"}
+# Counts as tabletop speaks them, written out independently of tabletop.sentences (0..52).
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+          "sixteen seventeen eighteen nineteen").split()
+SPOKEN = _UNITS + [f"{tens}{'-' + _UNITS[u] if u else ''}" for tens in ("twenty", "thirty", "forty", "fifty")
+                   for u in range(10)]
 NAMES = ["Ana", "Ben", "Cho", "Dev", "Eli", "Fay"]
 
 Card = tuple[int, int]
@@ -672,7 +677,7 @@ class SimulatedTable:
         elif kind == 1:
             ruling = self.say("how many cards are left", self.I.Query(what="stock"), expect=("answer",))
             n = len(t.stock)
-            expect = "No cards left" if n == 0 else ("One card left" if n == 1 else f"{n} cards left")
+            expect = "No cards left" if n == 0 else ("One card left" if n == 1 else f"{SPOKEN[n].capitalize()} cards left")
             if expect not in ruling.text:
                 self.fail(f"'how many cards are left' answered {ruling.text!r}, truth {len(t.stock)}")
         else:
@@ -680,7 +685,7 @@ class SimulatedTable:
             ruling = self.say(f"how many cards does {t.names[j]} have",
                               self.I.Query(what="hand", player=t.names[j]), expect=("answer",))
             n = len(t.hands[j])
-            expect = "no cards" if n == 0 else ("one card" if n == 1 else f"{n} cards")
+            expect = "no cards" if n == 0 else ("one card" if n == 1 else f"{SPOKEN[n]} cards")
             if expect not in ruling.text:
                 self.fail(f"hand query answered {ruling.text!r}, truth {expect}")
 

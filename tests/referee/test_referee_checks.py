@@ -207,7 +207,7 @@ def test_hand_count_after_saying_out():
 
 def test_out_of_cards_while_holding_cards_is_questioned():
     ref = table()
-    questioned(ref, OutOfCards(player="Ben"), "I count 7 cards for Ben. Please check.")
+    questioned(ref, OutOfCards(player="Ben"), "I count seven cards for Ben. Please check.")
     say(ref, Yes())                       # his 7 cards go back to the stock; a new hand of 7
     assert hands(ref)["Ben"] == 7 and stock(ref) == 31
 
@@ -219,7 +219,7 @@ def test_out_of_cards_after_emptying_is_acknowledged_bug():
     hit(ref, "Ben", R.SEVEN, 1)           # Ben 0
     r = ref.handle(OutOfCards())          # "I'm out of cards", truthfully
     assert r.code == "ok", r.text
-    assert "Ben, draw a new hand of 7 cards." in r.say
+    assert "Ben, draw a new hand of seven cards." in r.say
     assert hands(ref) == {"Ana": 8, "Ben": 7} and stock(ref) == 37
 
 

@@ -32,7 +32,7 @@ def test_deal(deal, players, size):
     assert p["hands"] == {name: size for name in players}
     assert p["stock"] == 52 - size * len(players)
     assert p["current"] == "Ana" and p["books"] == {name: [] for name in players} and not p["over"]
-    assert ref.last_said == f"Deal {size} cards each. Ana goes first."
+    assert ref.last_said == f"Deal {dict([(5, 'five'), (7, 'seven')])[size]} cards each. Ana goes first."
 
 
 def test_deal_size_is_the_new_hand_size():
@@ -220,7 +220,7 @@ def test_new_hand():
     assert pub(ref)["hands"] == {"Ana": 9, "Ben": 7, "Cho": 7}
     assert stock(ref) == 29 and turn(ref) == "Ana" and pub(ref)["out"] == []
     r = ref.settle()
-    assert "Ben, draw a new hand of 7 cards." in r.say
+    assert "Ben, draw a new hand of seven cards." in r.say
 
 
 def test_new_hand_short_stock():

@@ -47,10 +47,21 @@ def test_undo_takes_back_the_draw_and_the_turn():
     miss(ref, "Ben", R.SEVEN)
     assert turn(ref) == "Ben" and stock(ref) == 30
     r = say(ref, Undo())
-    assert r.text == "Took back: go fish."
+    assert r.text == "Took back: Ben's go fish, and Ana's draw."
     assert stock(ref) == 31 and hands(ref)["Ana"] == 7
     say(ref, Answer(2))                   # the ask is open again
     assert hands(ref) == {"Ana": 9, "Ben": 5, "Cho": 7}
+
+
+def test_undo_says_what_it_took_back_in_words():
+    """Issue 12 item 7: "Took back: yes, two." repeated the raw answer; it says who gave whom what."""
+    ref = table()
+    hit(ref, "Ben", R.SEVEN, 2)
+    assert say(ref, Undo()).text == "Took back: Ben gives Ana two sevens."
+    say(ref, Answer(None))
+    assert say(ref, Undo()).text == "Took back: Ben's yes to Ana's sevens."
+    say(ref, GoFish(), Lucky())
+    assert say(ref, Undo()).text == "Took back: Ana's lucky fish."
 
 
 def test_undo_after_the_turn_passed_takes_back_the_ask_and_the_passing():
@@ -173,8 +184,8 @@ def test_query_answers():
     hit(ref, "Ben", R.SEVEN, 2)
     say(ref, Book(R.NINE, player="Cho"))
     assert ref.settle().say == ["Ana, ask again."]
-    assert ref.handle(Query("stock")).text == "31 cards left in the stock."
-    assert ref.handle(Query("hand", player="Ben")).text == "Ben has 5 cards."
+    assert ref.handle(Query("stock")).text == "Thirty-one cards left in the stock."
+    assert ref.handle(Query("hand", player="Ben")).text == "Ben has five cards."
     assert ref.handle(Query("turn")).text == "It's Ana's turn."
     assert ref.handle(Query("score")).text == "Score: Ana no books, Ben no books, Cho one book."
     assert ref.handle(Query("books")).text == "Down: Cho: nines."

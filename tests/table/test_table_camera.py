@@ -63,10 +63,11 @@ def test_a_book_that_is_not_there_is_questioned_and_can_be_overruled(tmp_path: P
 
 def test_no_camera_or_a_dark_one_and_the_game_goes_on(tmp_path: Path) -> None:
     events = play(str(tmp_path / "missing.avi"), ["Ben has a book of sevens"], tmp_path / "a.jsonl")
-    assert events[0]["say"].startswith("No camera:") and "Ana goes first" in events[0]["say"]
+    assert events[0]["say"].startswith("There's no camera, so I'll go on without it.") and "Ana goes first" in events[0]["say"]
     assert events[1]["code"] == "ok" and events[1]["state"]["books"]["Ben"] == ["7"]
 
     dark = write_video(tmp_path / "dark.avi", [Card(Rank.SEVEN, s) for s in Suit], seed=1, dark=True)
     events = play(str(dark), ["Ben has a book of sevens", "Ana has a book of kings"], tmp_path / "b.jsonl")
     assert "darkness" in events[1]["say"] and events[1]["code"] == "ok"
+    assert "turn on a light" in events[1]["detail"] and "(" not in events[1]["say"]  # the detail is printed, not said
     assert events[2]["code"] == "ok" and "camera" not in events[2]["say"]  # vision was put away

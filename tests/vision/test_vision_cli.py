@@ -57,7 +57,26 @@ def test_json_with_a_rank_adds_the_verdict(table_png: Path, capsys: pytest.Captu
 
 def test_plain_text_says_what_it_sees(table_png: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _run([str(table_png)], capsys)
-    assert code == 0 and out.startswith("3 cards found.")
+    assert code == 0 and out.startswith("Three cards found.")
+
+
+def test_plain_text_says_each_thing_once_and_counts_every_card_listed(
+        table_png: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 12 item 7: `see --rank` printed its sentence twice, and named fewer cards than it listed."""
+    import re
+
+    from tabletop import sentences
+
+    code, out = _run([str(table_png), "--rank", "sevens"], capsys)
+    lines = out.splitlines()
+    assert code == 0 and out.count("I see") == 1, out
+    listed = [line for line in lines if line.startswith("  ")]
+    words = {sentences.number(n): n for n in range(1, 53)} | {"a": 1, "an": 1, "one": 1}
+    said = sum(words[m] for m in re.findall(r"\b(an?|one|two|three|four|five|six|seven|eight)\b (?:\w+s?\b|cards? I can't)",
+                                           lines[0].split("found.", 1)[1]))
+    assert said == len(listed) == 3, out
+    assert lines[-1] in ("That's not a book of sevens.",
+                         "I can't tell whether that's a book of sevens: spread the cards out."), out
 
 
 def test_an_unreadable_path_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

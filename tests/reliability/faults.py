@@ -1,0 +1,143 @@
+"""Helpers for the reliability suite: real games, real journals, the real command line.
+
+``SOAK`` (set ``TABLETOP_SOAK=1``) turns the quick CI run into a long soak: more kills, more
+fuzzing, more mutations.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from support import ROOT, tabletop_command
+
+sys.path.insert(0, str(ROOT / "tests" / "journal"))
+from playthrough import accepted_script  # noqa: E402
+
+from tabletop.cli import main  # noqa: E402
+try:
+    from tabletop.journal import chain_hash
+except ImportError:  # a tabletop before the hash chain: lets this suite be run against an older commit
+    chain_hash = None  # type: ignore[assignment]
+
+__all__ = ["SOAK", "PLAYERS", "accepted_script", "Ran", "cli", "run_cli", "make_journal", "records", "write_records",
+           "rehash", "assert_plain_failure", "invariants_hold", "main"]
+
+SOAK = os.environ.get("TABLETOP_SOAK", "") not in ("", "0")
+PLAYERS = ["Ana", "Ben", "Cho"]
+
+
+@dataclass
+class Ran:
+    code: int
+    out: str
+    err: str
+    max_rss_mb: float = 0.0
+
+
+def cli(args: Sequence[str], stdin: bytes = b"", timeout: float = 120) -> Ran:
+    """Run the real `tabletop` program in a subprocess; measures its peak memory."""
+    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
+        proc = subprocess.Popen(tabletop_command() + list(args), stdin=subprocess.PIPE, stdout=out_file,
+                                stderr=err_file, cwd=ROOT)
+        try:
+            assert proc.stdin is not None
+            try:
+                proc.stdin.write(stdin)
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+            deadline = time.monotonic() + timeout
+            while True:  # wait4 gives this child's own peak memory
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"tabletop {' '.join(args)[:80]} took over {timeout} s")
+                time.sleep(0.01)
+        finally:
+            if proc.returncode is None and not pid:
+                proc.kill()
+                os.waitpid(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out_file.seek(0)
+        err_file.seek(0)
+        out, err = out_file.read(), err_file.read()
+    rss = usage.ru_maxrss / 1024
+    out_text = out.decode("utf-8")  # every output line must be valid UTF-8: this raises otherwise
+    return Ran(proc.returncode, out_text, err.decode("utf-8"), rss)
+
+
+def run_cli(args: Sequence[str], stdin: bytes = b"") -> Ran:
+    """Run `tabletop` in this process (fast), with ``stdin`` as its standard input."""
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        sys.stdin = old_stdin
+    return Ran(code, out.getvalue(), err.getvalue())
+
+
+def make_journal(path: Path, lines: Sequence[str], players: Sequence[str] = PLAYERS) -> Path:
+    ran = run_cli(["play", "--text", "--quiet", "--no-fsync", "--players", *players, "--journal", str(path)],
+                  ("\n".join(lines) + "\n").encode())
+    assert ran.code == 0, ran.err
+    return path
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def write_records(path: Path, lines: Sequence[Any]) -> None:
+    """Write JSON values (or raw bytes, as they are) one a line."""
+    out = []
+    for line in lines:
+        # float("inf") is written as the probe wrote it, 1e400 (JSON has no Infinity; Python reads 1e400 as inf)
+        out.append(line if isinstance(line, bytes) else json.dumps(line).replace("Infinity", "1e400").encode())
+    path.write_bytes(b"\n".join(out) + b"\n")
+
+
+def rehash(lines: list[Any]) -> list[Any]:  # noqa: D401
+    """The chain's hashes computed again after an edit, as a deliberate editor would: so the tests
+    reach the checks of shape and range behind the hash."""
+    previous = ""
+    out = []
+    for line in lines:
+        if isinstance(line, dict) and "h" in line:
+            line = dict(line)
+            line["h"] = chain_hash(previous, line)
+            previous = line["h"]
+        out.append(line)
+    return out
+
+
+def assert_plain_failure(ran: Ran, *, line: int | None = None) -> None:
+    """A failed command: non-zero exit, one plain sentence on stderr, no traceback."""
+    assert ran.code != 0, (ran.out, ran.err)
+    lines = [x for x in ran.err.splitlines() if x.strip()]
+    assert "Traceback" not in ran.err and "unexpected error" not in ran.err, ran.err
+    assert len(lines) == 1 and lines[0].startswith("tabletop: "), ran.err
+    assert len(lines[0]) < 400, lines[0]
+    if line is not None:
+        assert f"line {line}" in lines[0], lines[0]
+
+
+def invariants_hold(state: Any) -> None:
+    """PRODUCT.md section 3's invariants on a referee State."""
+    assert state.cards_accounted() == 52
+    assert state.stock >= 0 and all(h >= 0 for h in state.hands)
+    booked = [rank for books in state.books for rank in books]
+    assert all(booked.count(r) <= state.rules.books_per_rank for r in booked)

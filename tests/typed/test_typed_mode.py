@@ -1,0 +1,96 @@
+"""Typed mode for everyone (issue 12 item 8): a prompt at a terminal, and --speak to hear the replies.
+
+The terminal is a real pseudo-terminal; the speaker is a real ALSA device (a `file` PCM in a test
+HOME's .asoundrc that appends what is played to a file), so espeak-ng really speaks through pyttsx3.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from support import tabletop_command
+
+LINES = ["whose turn is it", "Ben, do you have any sevens?", "yes, two"]
+
+
+def run_at_a_terminal(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """Standard input is a terminal (a pty) the test types into; output goes to pipes."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        tabletop_command() + ["play", "--text", "--no-fsync", "--players", "Ana", "Ben",
+                              "--journal", str(tmp_path / "g.jsonl"), *args],
+        stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    os.close(slave)
+    for line in LINES:
+        os.write(master, (line + "\n").encode())
+    os.write(master, b"\x04")  # end of input, as Ctrl-D at a terminal
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(master)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def test_a_prompt_shows_whose_turn_while_tabletop_waits_for_a_line(tmp_path: Path) -> None:
+    done = run_at_a_terminal(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("(Ana) > ") >= len(LINES), done.stderr
+    assert ">" not in done.stdout  # the game's replies stay clean
+    assert done.stdout.splitlines()[:3] == ["Deal seven cards each. Ana goes first.", "It's Ana's turn.",
+                                            "Ana asks Ben for sevens."]
+
+
+def test_no_prompt_into_piped_input_or_json(tmp_path: Path) -> None:
+    piped = subprocess.run(
+        tabletop_command() + ["play", "--text", "--no-fsync", "--players", "Ana", "Ben",
+                              "--journal", str(tmp_path / "p.jsonl")],
+        input="\n".join(LINES) + "\n", capture_output=True, text=True, timeout=60,
+    )
+    assert piped.returncode == 0 and "> " not in piped.stderr and "> " not in piped.stdout
+    as_json = run_at_a_terminal(tmp_path, "--json", "--journal", str(tmp_path / "j.jsonl"))
+    assert as_json.returncode == 0 and "> " not in as_json.stderr, as_json.stderr
+
+
+SPEAKER = """\
+pcm.!default {{
+    type file
+    slave.pcm "null"
+    file "|cat >> {played}"
+    format "raw"
+}}
+"""
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (apt-get install espeak-ng)")
+def test_speak_voices_the_typed_game_through_the_speaker(tmp_path: Path) -> None:
+    played = tmp_path / "speaker.raw"
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".asoundrc").write_text(SPEAKER.format(played=played))
+    env = dict(os.environ, HOME=str(home))
+
+    def play(lines: list[str], *args: str) -> int:
+        if played.exists():
+            played.unlink()
+        done = subprocess.run(
+            tabletop_command() + ["play", "--text", "--no-fsync", "--players", "Ana", "Ben",
+                                  "--journal", str(tmp_path / f"g{len(lines)}{len(args)}.jsonl"), *args],
+            input="".join(line + "\n" for line in lines), capture_output=True, text=True, timeout=120, env=env,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "Deal seven cards each." in done.stdout  # printed as well as spoken
+        return played.stat().st_size if played.exists() else 0
+
+    silent = play(LINES)
+    opening = play([], "--speak")
+    game = play(LINES, "--speak")
+    assert silent == 0  # --text alone stays quiet
+    assert opening > 22050  # at least a second of speech (espeak-ng: 22050 Hz, 16-bit)
+    assert game > opening + 3 * 22050, (opening, game)  # and more for every reply
