@@ -272,6 +272,11 @@ def count_is_book(rank: Rank, giver: str) -> str:
     return f"Four {rank.plural} make a book, so {giver} can't hand over four. How many: one, two or three?"
 
 
+def names_sound_the_same(first: str, second: str) -> str:
+    """Two names only their spelling tells apart ("Zoe", "Zoë"), refused before the deal."""
+    return f"{first} and {second} sound the same, so I couldn't tell them apart: call one of them by a nickname"
+
+
 def only_has(player: str, n: int) -> str:
     return f"{player} has only {cards(n)}."
 

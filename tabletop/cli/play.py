@@ -110,10 +110,7 @@ def check_names_by_ear(players: Iterable[str]) -> None:
     for name in players:
         key = normalise(name)
         if key in heard and heard[key].casefold() != name.casefold():
-            raise InvalidInputError(
-                f"{heard[key]} and {name} sound the same, so tabletop could not tell them apart: "
-                f"call one of them by a nickname", code="bad-name",
-            )
+            raise InvalidInputError(sentences.names_sound_the_same(heard[key], name), code="bad-name")
         heard.setdefault(key, name)
 
 
