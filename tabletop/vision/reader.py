@@ -51,7 +51,8 @@ class Reader:
         except (OSError, KeyError, ValueError) as error:
             raise SetupError(
                 f"the card reader's files are missing or damaged in {folder}: install tabletop again "
-                f"(./start, or pip install . in the checkout); `tabletop models verify` checks it",
+                f"(./start, or pip install . in the checkout), or rebuild them in a checkout with "
+                f"`python -m tabletop.vision.build`; `tabletop models verify` checks them",
                 code="no-vision-model",
             ) from error
 
