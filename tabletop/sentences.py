@@ -205,6 +205,13 @@ def doubt_other_holds(other: str, reason: str) -> str:
     return f"But {other} {third_person(reason)}."
 
 
+def doubt_others_hold(holder: str, reason: str, target: str, rank: Rank, most: int) -> str:
+    """A count another player's known holding rules out: "But Ana received two sevens from Ben, so
+    Ben can't have any." """
+    limit = f"{target} can't have any" if most <= 0 else f"{target} can give at most {number(most)}"
+    return f"But {holder} {third_person(reason)}, so {limit}."
+
+
 def doubt_count_differs(player: str, n: int) -> str:
     return f"I count {cards(n)} for {player}. Please check."
 
@@ -362,9 +369,9 @@ def step_ask(asker: str, target: str, wanted: str) -> str:
     return f"{asker} asks {target} for {wanted}"
 
 
-def step_answer(target: str, asker: str, n: int | None, rank: Rank | None) -> str:
-    if rank is None:
-        return "the answer"
+def step_answer(target: str | None, asker: str | None, n: int | None, rank: Rank | None) -> str:
+    if rank is None or target is None or asker is None:  # what was answered isn't known: the answer alone
+        return "yes" if n is None else f"yes, {number(n)}"
     if n is None:
         return f"{target}'s yes to {asker}'s {rank.plural}"
     return f"{target} gives {asker} {of_rank(n, rank)}"
@@ -418,6 +425,8 @@ def camera_problem(code: str) -> str:
 
 JOURNAL_TORN = ("The journal's last line was cut short, probably by a crash, so I've gone back to the last "
                 "whole event.")
+JOURNAL_BEING_WRITTEN = ("The journal's last line is still being written by the game in progress, so this is the "
+                         "game just before it.")
 
 
 def now(over: bool, current: str | None, winners: Sequence[str] = ()) -> str:
@@ -465,6 +474,34 @@ _QUERY_QUESTIONS = {
 }
 _CONTROL_QUESTIONS = {"pause": "Pause the game?", "resume": "Resume the game?", "stop": "Stop the game?",
                       "new_game": "Start a new game?"}
+
+
+SORRY_HOW_MANY = "Sorry, how many?"
+
+
+def which_slot(intent: Any, slot: str, asker: str | None = None) -> str:
+    """Ask for just the unsure part of a sentence: "Ana, which rank?" · "Sevens from whom?" ·
+    "Sorry, how many?"."""
+    if slot == "count":
+        return SORRY_HOW_MANY
+    if getattr(intent, "type", None) == "ask":
+        if slot == "rank":
+            return f"{asker}, which rank?" if asker else "Which rank?"
+        return f"{capital(intent.rank.plural)} from whom?"
+    return "A book of which rank?" if getattr(intent, "type", None) == "book" else "Which one?"
+
+
+def offer_two(slot: str, first: str, second: str) -> str:
+    """After two misses of one slot, the two likeliest values ("Sixes or sevens?", "Ben or Cho?").
+
+    ``first`` and ``second`` are JSON values: rank symbols, player names or counts.
+    """
+    def word(value: str) -> str:
+        if slot == "rank":
+            return Rank.from_symbol(value).plural
+        return number(int(value)) if slot == "count" else value
+
+    return capital(f"{word(first)} or {word(second)}?")
 
 
 def confirm(intent: Any, asked: Rank | None = None) -> str:

@@ -14,3 +14,12 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared development data not found at {SHARED_DATA} (set TABLETOP_SHARED_DATA)")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_personal_voice_profiles(tmp_path_factory: pytest.TempPathFactory):
+    """Tests never hear with the voice profiles of whoever runs them (`tabletop enroll`)."""
+    import os
+
+    if "TABLETOP_VOICES_DIR" not in os.environ:
+        os.environ["TABLETOP_VOICES_DIR"] = str(tmp_path_factory.mktemp("no-voice-profiles"))

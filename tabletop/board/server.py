@@ -143,13 +143,25 @@ class _Handler(BaseHTTPRequestHandler):
         self._route(head=False)
 
     def _route(self, head: bool) -> None:
-        path = self.path.split("?", 1)[0]
-        base = self.board.base
-        if path == base or (self.board.token and path == base.rstrip("/")):
+        parts = self.path.split("?", 1)[0].split("/")[1:]  # "/TOKEN/events" -> ["TOKEN", "events"]
+        token = self.board.token
+        if token:
+            if not parts or not secrets.compare_digest(parts[0].encode(), token.encode()):
+                parts = ["-", "(no token)"]
+            elif len(parts) == 1:  # "/TOKEN": the page's relative links need "/TOKEN/"
+                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+                self.send_header("Location", self.board.base)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            else:
+                parts = parts[1:]
+        route = "/".join(parts)
+        if route == "":
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", PAGE.encode("utf-8"), head)
-        elif path == base + "state":
+        elif route == "state":
             self._send(HTTPStatus.OK, "application/json", json.dumps(self.board.data).encode("utf-8"), head)
-        elif path == base + "events" and not head:
+        elif route == "events" and not head:
             self._events()
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found\n", head)

@@ -13,7 +13,7 @@ from tabletop.errors import TabletopError
 
 # Subcommand name -> module under tabletop.cli. Each module defines
 #   add_parser(subparsers) -> argparse.ArgumentParser   and   run(args) -> int
-SUBCOMMANDS = ("play", "state", "hear", "see", "models", "doctor", "demo")
+SUBCOMMANDS = ("play", "state", "hear", "see", "models", "doctor", "demo", "enroll")
 
 
 def build_parser() -> argparse.ArgumentParser:

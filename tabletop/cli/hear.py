@@ -27,6 +27,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--players", nargs="+", metavar="NAME", help="player names (default: Ana Ben Cho)")
     parser.add_argument("--journal", metavar="J", help="hear in the context of this game (read only)")
     parser.add_argument("--engine", choices=("auto", "pocketsphinx", "vosk"), default="auto", help="speech engine")
+    parser.add_argument("--profile", metavar="NAME",
+                        help="hear with this enrolled player's voice profile (`tabletop enroll`); default: none")
     parser.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
     return parser
 
@@ -60,12 +62,15 @@ def _understand(transcript: Any, context: Any, players: tuple[str, ...]) -> Any:
     return result.intent
 
 
-def hear_files(files: list[str], players: tuple[str, ...], context: Any = None, engine: str = "auto") -> list[dict[str, Any]]:
-    """Hear each file; one result dict per file (``{"file", "error"}`` for a file that failed)."""
+def hear_files(
+    files: list[str], players: tuple[str, ...], context: Any = None, engine: str = "auto", profile: str | None = None
+) -> list[dict[str, Any]]:
+    """Hear each file; one result dict per file (``{"file", "error"}`` for a file that failed).
+    ``profile`` names an enrolled player whose adapted model hears them."""
     from tabletop.speech.audio import read_wav
-    from tabletop.speech.recognisers import make_recogniser
+    from tabletop.speech.profiles import game_recogniser
 
-    recogniser = make_recogniser(engine, players)
+    recogniser = game_recogniser(engine, players, profile, mode="none")
     out: list[dict[str, Any]] = []
     for path in files:
         try:
@@ -90,7 +95,7 @@ def hear_files(files: list[str], players: tuple[str, ...], context: Any = None, 
 
 def run(args: argparse.Namespace) -> int:
     context, players = _context(args)
-    results = hear_files(list(args.files), players, context, args.engine)
+    results = hear_files(list(args.files), players, context, args.engine, args.profile)
     failed = 0
     for result in results:
         if "error" in result:

@@ -11,17 +11,19 @@ import threading
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from platformdirs import user_data_dir
 
 from tabletop import sentences
+from tabletop.cli.jsonline import json_line
 from tabletop.cli.typed import typed_lines
 from tabletop.errors import InvalidInputError, SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
 
-QUIET_SECONDS = 3.0  # a moment of quiet at a live table settles the exchange
+QUIET_SECONDS = 1.0  # a moment of quiet settles the open exchange: live, after the end of speech
+TYPED_QUIET_SECONDS = 1.0  # typed: about a second with no new line
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -37,7 +39,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help=f"one rule option (repeatable); keys: {', '.join(CHOICES)}")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--text", action="store_true", help="read typed utterances from standard input, one a line")
-    source.add_argument("--audio", nargs="+", metavar="FILE.wav", help="recorded utterances, played in order")
+    source.add_argument("--audio", nargs="+", metavar="FILE.wav",
+                        help="recorded utterances, played in order; '-' reads one WAV path a line from standard input "
+                        "and, after each, prints the events it caused and then a listening event")
     p.add_argument("--journal", metavar="PATH", help="the game's journal (default: a new file in the data folder)")
     p.add_argument("--resume", metavar="PATH", help="continue the game a journal holds")
     p.add_argument("--json", action="store_true", help="print one JSON object per event")
@@ -51,6 +55,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    "behind a random token in its URL); implies --board")
     p.add_argument("--board-port", metavar="PORT", type=int, default=0, help="the board's port (default: a free one)")
     p.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto", help="speech recogniser")
+    p.add_argument("--profile", metavar="NAME", help="hear with this enrolled player's voice profile only "
+                   "('none': no profile)")
+    p.add_argument("--profiles", choices=("pooled", "speaker", "none"), default="pooled",
+                   help="how enrolled players' voice profiles are used: one model adapted to all of them "
+                   "(default), the profile of the player expected to speak, or none")
     p.add_argument("--voice", help="text-to-speech voice id")
     p.add_argument("--rate", type=int, help="text-to-speech words per minute")
     p.add_argument("--seed", type=int, help="seed for first=random (reproducible games)")
@@ -147,20 +156,27 @@ def check_inputs(args: argparse.Namespace) -> Inputs:
 
 
 def run(args: argparse.Namespace) -> int:
-    inputs = check_inputs(args)
-    table = open_table(args)
+    inputs = check_inputs(args)  # recordings, microphone, names: before the deal
+    board = _board(args)  # listening before the deal: a board that can't be served starts no game
+    try:
+        table = open_table(args)
+    except BaseException:
+        if board is not None:
+            board.close()
+        raise
+    if not (args.text or args.audio or args.json or getattr(args, "profile", None)):
+        _offer_enrollment(table, args)
     out = Output(args.json, voice=_voice(args) if _speaks(args) else None)
-    board = _board(args, table, out)
+    if board is not None:
+        # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
+        out.listeners.append(lambda replies: board.publish(table.game.state.public(),
+                                                           sentences.together([r.text for r in replies])))
     try:
         out.show(table.start())
         if table.journal is not None and not args.json:
             print(f"(journal: {table.journal.path})", file=sys.stderr)
         if args.text:
-            waiting = (lambda: prompt(table)) if _interactive(args) else None
-            for line in typed_lines(getattr(sys.stdin, "buffer", sys.stdin), prompt=waiting):
-                out.show(table.hear_text(line))
-                if table.stopped:
-                    break
+            _play_text(table, out, (lambda: prompt(table)) if _interactive(args) else None)
         elif args.audio:
             _play_audio(table, args, out, inputs.utterances)
         else:
@@ -188,24 +204,23 @@ def _interactive(args: argparse.Namespace) -> bool:
 
 
 def prompt(table: Table) -> str:
-    """What the typed game shows while it waits for a line: whose turn it is."""
-    public = table.game.public()
-    if table.stopped:
-        return ""
-    return "(game over) > " if public["over"] else f"({public['current']}) > "
+    """What the typed game shows while it waits for a line: whose turn it is (as announced)."""
+    public = table.game.state.public()
+    return "(game over) > " if public["over"] else f"({public['current']}'s turn) > "
 
 
-def _board(args: argparse.Namespace, table: Table, out: "Output") -> Any:
-    """Serve the board (--board) and feed it every reply, through the output's listeners."""
+def _board(args: argparse.Namespace) -> Any:
+    """Serve the board (--board, --board-host): it is fed every reply through the output's listeners."""
     if not (args.board or args.board_host):
         return None
     from tabletop.board import Board
 
     board = Board(host=args.board_host or "127.0.0.1", port=args.board_port)
-    board.start()
-    # The state as announced (the open exchange not yet settled), so the page never runs ahead of the voice.
-    out.listeners.append(lambda replies: board.publish(table.game.state.public(),
-                                                       sentences.together([r.text for r in replies])))
+    try:
+        board.start()
+    except OSError as error:
+        raise SetupError(f"the board can't listen on {board.host} port {board.port} ({error.strerror or error}): "
+                         "pick another with --board-port, or leave it out for a free one", code="no-board") from None
     print(f"tabletop: the board is at {board.url}", file=sys.stderr)
     if board.shared:
         print(board.qr_text(), file=sys.stderr)
@@ -223,7 +238,7 @@ class Output:
     def show(self, replies: list[Reply]) -> None:
         for reply in replies:
             if self.as_json:
-                print(json.dumps(reply.event, ensure_ascii=False), flush=True)
+                print(json_line(reply.event), flush=True)
             else:
                 print(reply.text, flush=True)
                 if reply.detail:
@@ -234,6 +249,15 @@ class Output:
         if said:
             for listener in self.listeners:
                 listener(said)
+
+    def listening(self) -> None:
+        """Ready for the next utterance (``--audio -``): ``{"event": "listening"}``."""
+        if self.as_json:
+            print(json.dumps({"event": "listening"}), flush=True)
+
+    def error(self, path: str, error: TabletopError) -> None:
+        if self.as_json:
+            print(json_line({"event": "error", "file": path, "code": error.code, "say": error.reason}), flush=True)
 
     def close(self) -> None:
         if self.voice is not None:
@@ -246,26 +270,99 @@ def _voice(args: argparse.Namespace) -> Any:
     return Voice(rate=args.rate, voice=args.voice, quiet=False, print_when_silent=False)
 
 
-def _recogniser(args: argparse.Namespace, table: Table) -> Any:
-    from tabletop.speech.recognisers import default_recogniser
+def _offer_enrollment(table: Table, args: argparse.Namespace) -> None:
+    """A live game offers once to enroll players with no voice profile (skippable)."""
+    from tabletop.cli.enroll import offer
 
-    return default_recogniser(None if args.engine == "auto" else args.engine, players=table.game.players)
+    try:
+        offer(list(table.game.players), interactive=True, quiet=args.quiet)
+    except TabletopError as error:  # enrollment failing never stops the game
+        print(f"tabletop: {error.reason}", file=sys.stderr)
+
+
+def _recogniser(args: argparse.Namespace, table: Table) -> Any:
+    from tabletop.speech.profiles import game_recogniser
+
+    return game_recogniser(args.engine, table.game.players, getattr(args, "profile", None),
+                           mode=getattr(args, "profiles", "pooled"))
+
+
+def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue[str | None]":
+    """Typed lines (cleaned, bounded: :func:`typed_lines`) read on a thread, None at the end, so the
+    loop can notice a quiet moment."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        try:
+            for line in typed_lines(stream, prompt=prompt):
+                lines.put(line)
+        finally:
+            lines.put(None)
+
+    threading.Thread(target=read, name="tabletop-lines", daemon=True).start()
+    return lines
+
+
+def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = None) -> None:
+    """Typed lines; about a second with no new line is a quiet moment that settles the exchange.
+
+    With ``waiting`` (a person at a terminal), its prompt is shown once what tabletop says has been
+    shown: after the opening, after each line's replies and after an announcement made in the quiet
+    (never by the reader thread, whose prompt would land before the replies).
+    """
+    def ready() -> None:
+        if waiting is not None:
+            print(waiting(), end="", file=sys.stderr, flush=True)
+
+    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin))
+    ready()
+    while not table.stopped:
+        try:
+            line = lines.get(timeout=TYPED_QUIET_SECONDS)
+        except queue.Empty:
+            said = table.idle()
+            if said and waiting is not None:
+                print(file=sys.stderr, flush=True)  # the announcement starts its own line, not the prompt's
+            out.show(said)
+            if said:
+                ready()
+            continue
+        if line is None:
+            if waiting is not None:
+                print(file=sys.stderr)
+            break
+        out.show(table.hear_text(line))
+        ready()
 
 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output, utterances: list[Any] | None = None) -> None:
+    """Recorded utterances in order; ``--audio -`` reads their paths from standard input, one a line,
+    and after each prints what it caused and then ``{"event": "listening"}`` (the closed loop a
+    script drives: it answers tabletop's questions as a player would)."""
     from tabletop.speech.audio import read_wav
 
     recogniser = _recogniser(args, table)
-    for path, utterance in zip(args.audio, utterances or [None] * len(args.audio)):
+    closed_loop = args.audio == ["-"]
+    paths: Iterable[str] = (line.strip() for line in sys.stdin) if closed_loop else args.audio
+    ready = iter(utterances) if utterances and not closed_loop else None  # read before the deal (check_inputs)
+    if closed_loop:
+        out.listening()
+    for path in paths:
+        if not path:
+            continue
         try:
-            utterance = utterance or read_wav(path)  # read before the deal (check_inputs)
+            utterance = next(ready) if ready is not None else read_wav(path)
         except TabletopError as error:
             print(f"tabletop: {error.reason}", file=sys.stderr)
+            if closed_loop:
+                out.error(path, error)
+                out.listening()
             continue
-        transcript = recogniser.hear(utterance, table.context())
-        out.show(table.hear(transcript))
+        out.show(table.hear_audio(utterance, recogniser))
         if table.stopped:
             break
+        if closed_loop:
+            out.listening()
 
 
 def _play_live(table: Table, args: argparse.Namespace, out: Output, microphone: Any = None) -> None:
@@ -315,6 +412,6 @@ def _eyes(camera: str) -> Any:
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.frames(3), book_size=book_size, reader=reader)
+        return check_book(rank, cam.look(), book_size=book_size, reader=reader)  # about half a second of frames
 
     return BookEyes(look)

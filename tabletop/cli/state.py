@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from tabletop.cli.jsonline import json_line
 from tabletop.journal import load
 
 
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tabletop: (line {loaded.torn_line} of {args.journal})", file=sys.stderr)
     state = loaded.game.public()
     if args.json:
-        print(json.dumps(state, ensure_ascii=False))
+        print(json_line(state))
         return 0
     print("\n".join(describe(state)))
     return 0

@@ -122,8 +122,22 @@ def load(path: str | Path) -> Loaded:
         except OSError as error:
             raise JournalError(f"cannot read journal {_show(path)} ({error.strerror})",
                                code="journal-unreadable") from None
+        if loaded.torn_line is not None and _held_by_a_writer(file.fileno()):
+            loaded.notes[:] = [sentences.JOURNAL_BEING_WRITTEN]
     loaded.identity = (info.st_dev, info.st_ino)
     return loaded
+
+
+def _held_by_a_writer(fd: int) -> bool:
+    """Whether a tabletop game holds the journal open for writing now (its lock is taken)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    return False
 
 
 def _lines(file: BinaryIO, path: Path) -> Iterable[tuple[int, bytes, bool]]:

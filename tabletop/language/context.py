@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tabletop.cards import Rank
+from tabletop.referee.intents import Intent
 
-__all__ = ["Context", "PHASES", "ASKING_RULES"]
+__all__ = ["Context", "PHASES", "ASKING_RULES", "EXPECTS", "SLOTS"]
 
 PHASES = ("setup", "ask", "answer", "count", "after_hit", "after_miss", "confirm", "over", "any")
 """setup: no game yet · ask: waiting for the current player's ask · answer: an ask is pending ·
@@ -23,6 +24,13 @@ after_miss: the asker just drew · confirm: tabletop asked a yes/no question · 
 any: no game context (``hear --players``): every intent as likely as the vocabulary says."""
 
 ASKING_RULES = ("hold-rank", "any-rank", "specific-card")
+
+EXPECTS = ("yes_no", "rank", "target", "count")
+"""What a pending question waits for: a yes or a no (a correction of a slot is welcome too), or one
+missing part of a sentence ("Ana, which rank?" · "Sevens from whom?" · "Sorry, how many?")."""
+
+SLOTS = ("rank", "target", "count")
+"""The expectations a recogniser's grammar narrows to: just that slot's words (and yes, no)."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +49,19 @@ class Context:
     """Ranks whose book public knowledge already proves (tabletop just said "lay it down"): the
     book call is the one to expect."""
 
+    expects: str | None = None
+    """What tabletop's pending question waits for (one of :data:`EXPECTS`), None when nothing is asked."""
+    choices: tuple[str, ...] = ()
+    """The values the pending question can take, as JSON strings ("7", "Ben", "2"): what a narrowed
+    grammar listens for. Empty means every value of the slot."""
+    partial: Intent | None = None
+    """The intent the pending question is about ("Ana asks Ben for ?"): a bare slot value ("sixes")
+    or a correction ("no, sixes") fills it."""
+
     def __post_init__(self) -> None:
+        if self.expects is not None and self.expects not in EXPECTS:
+            raise ValueError(f"unknown expectation {self.expects!r}; one of {', '.join(EXPECTS)}")
+        object.__setattr__(self, "choices", tuple(self.choices))
         if self.phase not in PHASES:
             raise ValueError(f"unknown phase {self.phase!r}; one of {', '.join(PHASES)}")
         if self.asking not in ASKING_RULES:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from tabletop.language.expression import Alt, Expression, RuleRef, Seq, Slot, Word
+from tabletop.language.expression import Alt, Expression, RuleRef, Seq, Slot, Word, parse_template
 from tabletop.language.normalise import normalise
 from tabletop.language.parser import Parser, _build_intent
 from tabletop.language.vocabulary import Template, Vocabulary, load_vocabulary
@@ -82,18 +82,37 @@ class _Compiled:
                 and (context.asking == "specific-card" or not _names_a_card(t.expression))
             )
         ]
+        if _filling(context):
+            self.templates = _slot_templates(self.vocab, context.expects)  # type: ignore[union-attr,arg-type]
+        elif context is not None and context.expects == "yes_no" and context.partial is not None:
+            # "Ben, sevens?" is answered by yes, no, or the corrected part alone ("sixes", "no, Cho")
+            for slot in _PARTIAL_SLOTS.get(context.partial.type, ()):
+                self.templates.append(_slot_templates(self.vocab, slot)[0])
         self.player_choices = [_Choice(normalise(p, self.vocab), p) for p in self.players]
         askable = self.player_choices
         if context is not None and context.askable:
             askable = [c for c in self.player_choices if c.out in context.askable] or self.player_choices
         self.target_choices = askable
+        # In a game, the ask the recogniser listens for is the current player's (named or not) of
+        # someone else: "Ben, do you have any sevens" is never Ana asking herself, and "ana ben got
+        # any fours" never an out-of-turn ask. Set while the JSGF is compiled; None elsewhere
+        # (sampling and the Vosk phrases are unchanged).
+        self.others: list[_Choice] | None = None
+        self._others = [c for c in askable if context is None or c.out != context.current]
+        self._current = [c for c in self.player_choices if context is not None and c.out == context.current]
 
     # the values a slot can take in a template of `intent`
     def choices(self, slot: Slot, intent: str) -> list[_Choice]:
         wl = self.vocab.lists[slot.list_name]
+        if self._fill(slot, intent):
+            wanted = set(self.context.choices)  # type: ignore[union-attr]
+            pool = self.player_choices if wl.runtime else [_Choice(w, v.out) for v in wl.values for w in v.words]
+            return [c for c in pool if str(c.out) in wanted] or pool
         if wl.runtime:
             if intent == "ask" and slot.slot == "target":
-                return self.target_choices
+                return self.others if self.others is not None else self.target_choices
+            if intent == "ask" and slot.slot == "asker" and self.others is not None:
+                return self._current
             return self.player_choices
         if wl.repeat:
             return []  # handled by the caller
@@ -117,9 +136,17 @@ class _Compiled:
         return (self.context is not None and self.context.rank is not None and intent in _ANSWERS
                 and slot.slot in ("rank", "_rank") and self.context.phase in _ANSWERING_PHASES)
 
+    def _fill(self, slot: Slot, intent: str) -> bool:
+        """True for the slot a pending question asks for ("Ana, which rank?"), narrowed to its choices."""
+        return _filling(self.context) and intent == _FILL_INTENT and bool(self.context.choices)  # type: ignore[union-attr]
+
     def list_key(self, slot: Slot, intent: str) -> str:
         wl = self.vocab.lists[slot.list_name]
+        if self._fill(slot, intent):
+            return f"{slot.list_name}_fill"
         if wl.runtime:
+            if intent == "ask" and slot.slot in ("target", "asker") and self.others is not None:
+                return "target_other" if slot.slot == "target" else "asker_now"
             return "target" if (intent == "ask" and slot.slot == "target" and self.target_choices is not self.player_choices) else "player"
         if wl.repeat:
             return "names"
@@ -128,6 +155,34 @@ class _Compiled:
         if self._answering(slot, intent):
             return f"{slot.list_name}_asked"
         return slot.list_name
+
+
+# ----------------------------------------------------------------------------------------------
+# a pending question's slot
+
+_FILL_INTENT = "correct"
+"""A bare slot value is read as a correction of the pending question's intent ("sixes", "no, sixes")."""
+_FILL_TEMPLATES = {
+    "rank": "[<nope>] [i said|i meant] [<any>] {rank}",
+    "target": "[<nope>] [i said|i meant|i asked] {player:target}",
+    "count": "[<nope>] [i said|i have|i gave you] {count}",
+}
+
+
+_PARTIAL_SLOTS = {"ask": ("rank", "target"), "answer": ("count",), "book": ("rank",)}
+
+
+def _filling(context: "Context | None") -> bool:
+    from tabletop.language.context import SLOTS
+
+    return context is not None and context.expects in SLOTS
+
+
+def _slot_templates(vocab: Vocabulary, slot: str) -> list[Template]:
+    """What a recogniser listens for while tabletop waits for one slot: that slot's words (from the
+    vocabulary's lists and rules, narrowed to the question's choices), yes and no."""
+    fill = Template(_FILL_INTENT, _FILL_TEMPLATES[slot], parse_template(_FILL_TEMPLATES[slot]))
+    return [fill] + [t for t in vocab.templates if t.intent in ("yes", "no")]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -182,6 +237,7 @@ def jsgf(players: Sequence[str], context: "Context | None" = None, *, name: str 
     used: dict[str, list[_Choice] | None] = {}
     intent_rules: dict[str, list[str]] = {}
     for template in comp.templates:
+        comp.others = comp._others if comp._others and comp._current and template.intent == "ask" else None
         intent_rules.setdefault(template.intent, []).append(_jsgf_expr(template.expression, template.intent, comp, used))
     # rules reached from rules
     pending = [k[2:] for k in list(used) if k.startswith("r_")]

@@ -53,7 +53,8 @@ from tabletop.referee.intents import (
     Yes,
 )
 
-__all__ = ["Understanding", "Scored", "understand", "confirm_question", "NOT_CAUGHT"]
+__all__ = ["Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
+           "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
 
@@ -90,6 +91,10 @@ class Understanding:
     reason: str | None = None
     text: str = ""
     candidates: tuple[Scored, ...] = ()
+    missing: str | None = None
+    """When part of the sentence is sure and one slot is not: that slot ("rank", "target", "count");
+    ``intent`` is the likeliest reading and ``likely`` the slot's likeliest values (JSON strings)."""
+    likely: tuple[str, ...] = ()
 
     @property
     def act(self) -> bool:
@@ -103,6 +108,7 @@ class Understanding:
             "confidence": round(self.confidence, 3),
             "confirm": self.confirm,
             "reason": self.reason,
+            **({"missing": self.missing, "likely": list(self.likely)} if self.missing else {}),
         }
 
 
@@ -131,10 +137,19 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     for i, alt in enumerate(hypotheses):
         conf = _clamp(alt.confidence)
         hyp_cost = -math.log(max(conf, 0.01)) + i * _HYP_RANK_COST
+        if context.partial is not None:
+            for fill, fill_cost in _fills(alt.text, context, vocab):
+                add(Scored(fill, hyp_cost + fill_cost, alt.text, Parse(fill, fill_cost, "(fill)", "fill", alt.text),
+                           "fills the question"))
         for p in parse_candidates(alt.text, context.players, allow_unknown_names=True):
             if p.unknown_names:
                 unknown.append((hyp_cost + p.cost, p.unknown_names[0]))
                 continue
+            if context.partial is not None:
+                filled = _correct_partial(p.intent, context.partial)
+                if filled is not None:  # "no, sixes" at "Ben, sevens?": the corrected question
+                    add(Scored(filled, hyp_cost + p.cost, alt.text, p, "corrects the question"))
+                    continue
             intent, adj, note = _adjust(p.intent, context, vocab)
             cost = hyp_cost + p.cost + adj
             add(Scored(intent, cost, alt.text, p, note))
@@ -160,16 +175,232 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     keep = tuple(ranked[:5])
 
     if typed:
+        # Typed text is what the typist meant: acted on unless two readings are as likely (a costly
+        # typed intent, "stop the game" included, is acted on: typing is deliberate, and a script
+        # that types "stop" means it).
         if margin >= _TYPED_MARGIN:
             return Understanding(best.intent, confidence, text=best.text, candidates=keep)
         return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
                              text=best.text, candidates=keep)
     if absolute < _FLOOR:
         return Understanding(None, confidence, reason=NOT_CAUGHT, text=best.text, candidates=keep)
-    if confidence >= _ACT and margin >= _MARGIN:
+    # An answer to tabletop's own question, heard with a grammar of just that slot, is judged on how
+    # well it was heard and how far it stands above the next reading, not on its share of an n-best
+    # list that the narrowed grammar fills with weak neighbours ("the aces" after "sixes").
+    filled = best.note == "fills the question" and absolute >= _ACT and margin >= _MARGIN
+    if (confidence >= _ACT or filled) and margin >= _MARGIN:
+        if costly(best.intent, context, vocab):
+            # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
+            return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
+                                 text=best.text, candidates=keep)
         return Understanding(best.intent, confidence, text=best.text, candidates=keep)
+    missing, likely = _missing_slot(ranked)
+    if missing is None:
+        missing, likely = _implausible_slot(best, ranked, context)
+    if missing is not None and not costly(best.intent, context, vocab, phase_only=False):
+        return Understanding(best.intent, confidence, confirm=slot_question(best.intent, missing, context),
+                             text=best.text, candidates=keep, missing=missing, likely=likely)
     return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
                          text=best.text, candidates=keep)
+
+
+# ---- hearing safely ------------------------------------------------------------------------------
+
+_COSTLY_PHASE = 0.5
+"""An intent whose phase cost (vocabulary.yaml ``phases``) is at least this is implausible now: a
+"go fish" right after "yes" (phase count), a lucky fish before anyone asked. Heard, it is confirmed."""
+
+_SLOT_SPREAD = _MARGIN
+"""Readings within this cost of the best compete: when they differ in one slot only, that slot is
+asked for ("Ana, which rank?"); a lone shaky reading is confirmed whole ("Ben, fives?")."""
+
+
+def costly(intent: Intent, context: Context, vocab: Vocabulary | None = None, *, phase_only: bool = False) -> bool:
+    """Whether a heard ``intent`` is costly to get wrong, so it is confirmed before it is acted on.
+
+    Stop, pause, a new game, undo, a correction, a hand count and an empty hand change the game in a
+    way a family must then repair by hand; anything implausible in the phase is likelier misheard
+    than meant. A fill of tabletop's own question is never costly: it was asked for.
+
+    >>> ctx = Context(players=("Ana", "Ben"), current="Ana", phase="count", asker="Ana", target="Ben", rank=Rank.SEVEN)
+    >>> costly(Control("stop"), ctx), costly(GoFish(), ctx), costly(Answer(2), ctx)
+    (True, True, False)
+    """
+    if context.partial is not None and type(intent) is type(context.partial):
+        return False
+    if not phase_only:
+        if isinstance(intent, (Undo, Correct, HandCount, OutOfCards)):
+            return True
+        if isinstance(intent, Control) and intent.what != "resume":
+            return True
+    if context.phase in ("confirm", "any", "setup"):
+        return False
+    vocab = vocab or load_vocabulary()
+    return vocab.phase_cost(context.phase, intent.type) >= _COSTLY_PHASE
+
+
+_SLOT_OF = {Ask: ("rank", "target"), Answer: ("count",), Book: ("rank",)}
+
+
+def _slot_json(intent: Intent, slot: str) -> str:
+    value = getattr(intent, slot)
+    return value.symbol if isinstance(value, Rank) else str(value)
+
+
+def _missing_slot(ranked: list[Scored]) -> tuple[str | None, tuple[str, ...]]:
+    """The one slot the readings in play disagree on, and its values likeliest first."""
+    best = ranked[0]
+    slots = _SLOT_OF.get(type(best.intent))
+    if not slots:
+        return None, ()
+    in_play = [s for s in ranked if s.cost - best.cost <= _SLOT_SPREAD and type(s.intent) is type(best.intent)]
+    if len(in_play) < 2:
+        return None, ()
+    for slot in slots:
+        others = [x for x in slots if x != slot]
+        if all(all(getattr(s.intent, o) == getattr(best.intent, o) for o in others) for s in in_play) and \
+                getattr(best.intent, slot) is not None:
+            values = tuple(dict.fromkeys(_slot_json(s.intent, slot) for s in in_play if getattr(s.intent, slot) is not None))
+            if len(values) >= 2:
+                return slot, values
+    return None, ()
+
+
+def _implausible_slot(best: Scored, ranked: list[Scored], context: Context) -> tuple[str | None, tuple[str, ...]]:
+    """The slot the game itself doubts in a shaky ask: a target who can't be asked (Ana heard asking
+    Ana: the name was misheard, the rank may be right) or a rank already booked."""
+    intent = best.intent
+    if not isinstance(intent, Ask) or not context.players:
+        return None, ()
+    if best.note in ("asks self", "target can't be asked"):
+        asker = intent.asker or context.current
+        fits = context.askable_for(asker)
+        likely = tuple(dict.fromkeys(s.intent.target for s in ranked
+                                     if isinstance(s.intent, Ask) and s.intent.target in fits))
+        return "target", likely
+    if best.note == "rank booked":
+        likely = tuple(dict.fromkeys(s.intent.rank.symbol for s in ranked
+                                     if isinstance(s.intent, Ask) and s.intent.rank not in context.booked))
+        return "rank", likely
+    return None, ()
+
+
+def slot_question(intent: Intent, slot: str, context: Context | None = None) -> str:
+    """Ask for just the unsure part: "Ana, which rank?" · "Sevens from whom?" · "Sorry, how many?"."""
+    asker = getattr(intent, "asker", None) or (context.current if context is not None else None)
+    return sentences.which_slot(intent, slot, asker)
+
+
+def offer_question(slot: str, values: tuple[str, ...]) -> str:
+    """After two misses of one slot: the two likeliest values ("Sixes or sevens?")."""
+    return sentences.offer_two(slot, values[0], values[1])
+
+
+# ---- filling tabletop's question -----------------------------------------------------------------
+
+_FILL_PREFIXES = (("i", "said"), ("i", "meant"), ("it's",), ("it", "was"), ("i", "want"), ("i", "asked", "for"))
+_NOPE = frozenset({"no", "nope", "nah", "sorry"})
+
+
+def _slot_values(slot: str, context: Context, vocab: Vocabulary) -> dict[tuple[str, ...], Any]:
+    """The words of every value a slot can take: rank words, the players' names, the counts."""
+    from tabletop.language.normalise import normalise
+
+    out: dict[tuple[str, ...], Any] = {}
+    if slot == "target":
+        for p in context.players:
+            out[tuple(normalise(p, vocab))] = p
+        return out
+    for v in vocab.lists["rank" if slot == "rank" else "count"].values:
+        for words in v.words:
+            out[tuple(words)] = Rank.from_symbol(str(v.out)) if slot == "rank" else int(v.out)
+    return out
+
+
+def slot_value(text: str, players: tuple[str, ...] | list[str] = ()) -> tuple[str, str] | None:
+    """A bare slot value as ("rank", "7"), ("target", "Ben") or ("count", "2"), else None.
+
+    What a narrowed grammar's answer means on its own ("sevens", "no, sixes"), so a recogniser can
+    compare two decoders' readings of an answer to "Ana, which rank?" as it compares commands.
+
+    >>> slot_value("sevens"), slot_value("no, ben", ["Ana", "Ben"]), slot_value("pass the salt")
+    (('rank', '7'), ('target', 'Ben'), None)
+    """
+    vocab = load_vocabulary()
+    context = Context(players=tuple(players), phase="any")
+    tokens = _fill_tokens(text, vocab)
+    for slot in ("rank", "target", "count"):
+        value = _slot_values(slot, context, vocab).get(tuple(tokens))
+        if value is not None:
+            return slot, _slot_value_json(value)
+    return None
+
+
+def _fill_tokens(text: str, vocab: Vocabulary) -> list[str]:
+    from tabletop.language.normalise import normalise
+
+    tokens = [t for t in normalise(text, vocab) if t not in vocab.skip_words]
+    if tokens and tokens[0] in _NOPE:
+        tokens = tokens[1:]
+    for prefix in _FILL_PREFIXES:
+        if tuple(tokens[: len(prefix)]) == prefix:
+            tokens = tokens[len(prefix):]
+            break
+    while tokens and tokens[0] in ("any", "the", "your", "some"):
+        tokens = tokens[1:]
+    return tokens
+
+
+def _fills(text: str, context: Context, vocab: Vocabulary) -> list[tuple[Intent, float]]:
+    """A bare slot value ("sixes", "Cho", "two"), maybe after "no" or "I said": the pending intent with
+    it filled in, at no cost when it is the slot asked for and among its choices."""
+    from tabletop.language.normalise import normalise
+
+    partial = context.partial
+    slots = _SLOT_OF.get(type(partial), ())
+    if not slots:
+        return []
+    words = [t for t in normalise(text, vocab) if t not in vocab.skip_words]
+    cost = 0.1 if words and words[0] in _NOPE else 0.0
+    tokens = _fill_tokens(text, vocab)
+    out = []
+    for slot in slots:
+        value = _slot_values(slot, context, vocab).get(tuple(tokens))
+        if value is None:
+            continue
+        extra = cost + (0.0 if context.expects in (slot, "yes_no") else 0.6)
+        if context.choices and _slot_value_json(value) not in context.choices and context.expects == slot:
+            extra += 0.8
+        try:
+            filled = replace(partial, **{slot: value})  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            continue
+        if isinstance(filled, Ask) and filled.card is not None and slot == "rank":
+            filled = replace(filled, card=replace(filled.card, rank=value))
+        if cost and filled == partial and context.expects == "yes_no":
+            continue  # "no, aces" to "Ben, aces?": not a confirmation
+        out.append((filled, extra))
+    return out
+
+
+def _slot_value_json(value: Any) -> str:
+    return value.symbol if isinstance(value, Rank) else str(value)
+
+
+def _correct_partial(intent: Intent, partial: Intent) -> Intent | None:
+    """A correction heard at a question about ``partial``: the question's intent, corrected."""
+    if not isinstance(intent, Correct):
+        return None
+    changes = {k: v for k, v in (("rank", intent.rank), ("target", intent.target), ("count", intent.count))
+               if v is not None and k in _SLOT_OF.get(type(partial), ())}
+    if not changes or (intent.player is not None):
+        return None
+    try:
+        corrected = replace(partial, **changes)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    # "No, aces" to "Ben, aces?" contradicts itself: likelier a misheard correction than a yes
+    return None if corrected == partial else corrected
 
 
 def _clamp(value: Any) -> float:

@@ -191,7 +191,7 @@ class Game:
         if a.count is None:
             if s.phase is Phase.COUNT:
                 raise IllegalActionError(sentences.HOW_MANY, code="need-count")
-            return []
+            return self._others_hold(ex, None)
         if self.rules.asking == "specific-card" and a.count != 1:
             raise IllegalActionError(sentences.ONE_CARD, code="one-card")
         if a.count >= 4 and self.rules.book_size == 4:  # "yes, four": a book, never an answer
@@ -204,7 +204,29 @@ class Game:
                 sentences.cant_give(who, a.count, max(most, 0)) if a.count > 0 else sentences.HOW_MANY,
                 code="bad-count",
             )
-        return []
+        return self._others_hold(ex, a.count)
+
+    def _others_hold(self, ex: Exchange, count: int | None) -> list[Doubt]:
+        """Question a count (or a plain yes) that what every other player is known to hold rules out.
+
+        The asker's own known holding is a hard limit (checked above); a third player's is public
+        knowledge too ("Ana received two sevens from Ben"), so the count is questioned when it is
+        said rather than accepted and contradicted later by the book it would make.
+        """
+        s = self._state
+        rank = ex.rank
+        others = [p for p in range(len(s.players)) if p not in (ex.target, ex.asker)]
+        known = {p: s.knowledge.holds_at_least(p, rank) for p in others}
+        held = sum(known.values())
+        if not held:
+            return []
+        most = 4 - self.rules.book_size * s.times_booked(rank) - s.knowledge.holds_at_least(ex.asker, rank) - held
+        if count is not None and count <= most or count is None and most > 0:
+            return []
+        holder = max(known, key=lambda p: known[p])
+        why = s.knowledge.reason(holder, rank)
+        return [Doubt("others-hold", sentences.doubt_others_hold(s.players[holder], why, s.players[ex.target],
+                                                                  rank, max(most, 0)))]
 
     def _check_go_fish(self, a: GoFishAction) -> list[Doubt]:
         s = self._state
@@ -491,7 +513,9 @@ _APPLY: dict[type, Callable[[State, Any], list[str]]] = {
 
 def _proof(s: State, player: int, rank: Rank) -> list[str]:
     """Remind a player to lay down a book that public knowledge already proves."""
-    if s.knowledge.holds_at_least(player, rank) >= s.rules.book_size and not s.closed(rank):
+    others = any(s.knowledge.holds_at_least(p, rank) for p in range(len(s.players)) if p != player)
+    if s.knowledge.holds_at_least(player, rank) >= s.rules.book_size and not s.closed(rank) and not others:
+        # (with another player known to hold the rank, the book would be questioned: never both)
         return [sentences.lay_it_down(s.players[player], rank, s.rules.book_size)]
     return []
 

@@ -92,6 +92,16 @@ class Referee:
             self.last_said = ruling.text
         return ruling
 
+    def overrule(self, action: Action, text: str | None = None) -> Ruling:
+        """The table answered "yes" to a question public knowledge raised: record ``action`` anyway.
+
+        The table keeps its one pending question itself (``tabletop.table.pending``) and calls this;
+        driven alone, the referee keeps :attr:`question` and ``handle(Yes())`` does the same.
+        """
+        ruling = self._push(Yes(), action, text)
+        self.last_said = ruling.text
+        return ruling
+
     def settle(self) -> Ruling:
         """A moment of quiet: settle the open exchange ("Ben's turn")."""
         say = self._settle()
@@ -349,10 +359,10 @@ def describe(action: Action, before: State | None = None) -> str:
         return sentences.step_ask(action.asker, action.target, wanted)
     if isinstance(action, AnswerAction):
         if ex is None:
-            return "yes" if action.count is None else f"yes, {sentences.number(action.count)}"
+            return sentences.step_answer(None, None, action.count, None)
         return sentences.step_answer(names[ex.target], names[ex.asker], action.count, ex.rank)
     if isinstance(action, GoFishAction):
-        return sentences.step_go_fish(names[ex.target], names[ex.asker]) if ex is not None else "go fish"
+        return sentences.step_go_fish(names[ex.target], names[ex.asker]) if ex is not None else sentences.step_go_fish(None, None)
     if isinstance(action, LuckyAction):
         return sentences.step_lucky(names[ex.asker] if ex is not None else None)
     if isinstance(action, BookAction):

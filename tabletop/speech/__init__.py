@@ -14,4 +14,8 @@ Public API (import from the submodules; this package imports nothing heavy):
 - :mod:`tabletop.speech.voice`: ``Voice`` (``say``, ``wait``, ``on_speaking``, quiet mode)
 - :mod:`tabletop.speech.synth`: ``speak``, ``realistic``, ``babble``, ``table_noise``, ``mix`` (test speech)
 - :mod:`tabletop.speech.models`: ``find_vosk_model``, ``install_vosk_model``, ``speech_model_statuses``
+- :mod:`tabletop.speech.adapt`: ``adapt`` (a voice's recordings -> adapted model, with sphinxtrain), ``pooled_model``
+- :mod:`tabletop.speech.profiles`: players' voice profiles on disk (``enroll``, ``load_profile``, ``forget``,
+  ``game_recogniser``); :mod:`tabletop.speech.enrollment`: the prompts and recording them
+- :mod:`tabletop.speech.recognisers.profiled`: ``SpeakerProfiles`` (each utterance heard with the expected speaker's profile)
 """

@@ -62,4 +62,8 @@ def parse_intent(text: str, players: Sequence[str]) -> Any:
 
     result = parse(text, list(players))
     intent = getattr(result, "intent", result)
+    if intent is None:  # an answer to "Ana, which rank?": a bare slot value ("sevens")
+        from tabletop.language.understand import slot_value
+
+        return slot_value(text, tuple(players))
     return intent

@@ -5,12 +5,33 @@ the game's context, has the referee rule on them, writes every accepted step to 
 before anything is announced, and returns what to say. It does no audio itself: the caller feeds
 it transcripts and speaks or prints its replies, so the typed game, recorded audio and the live
 microphone all go through this one path.
+
+The in-process API (stable; ``play``, ``demo`` and the simulated table of ``tests/bench/table.py``
+drive it):
+
+* ``Table.new(players, rules, journal)`` / ``Table.resume(path)``; ``start()`` → the opening replies.
+* ``hear(transcript)`` / ``hear_text(text)`` / ``hear_audio(utterance, recogniser)`` → the replies
+  one utterance caused; each :class:`Reply` has ``text`` (what to say) and ``event`` (the JSON of
+  ``play --json``). A reply that leaves a question pending has ``event["event"] == "question"``
+  with ``expects`` ("yes_no", "rank", "target", "count") and ``choices``.
+* ``pending`` → the one :class:`~tabletop.table.pending.Pending` question tabletop waits on, or None.
+* ``context()`` → the immutable language context (what can be said now; the recognisers' grammar).
+  Safe to call from another thread (the live microphone's): every method takes the table's lock.
+* ``idle()`` → a moment of quiet: settles the open exchange ("Ben's turn."). ``hear`` settles by
+  itself as soon as nothing more can belong to the exchange, so an announcement is never late by a
+  line and never lost to a refused one.
+
+Hearing safely: a heard (not typed) intent that is costly to get wrong — stop, pause, a new game,
+undo, a correction, a hand count, an empty hand, or anything implausible in the phase — is
+confirmed before it is acted on. Typed text is acted on: it is deliberate, and a script that types
+"stop the game" means it.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -24,7 +45,9 @@ from tabletop.language.understand import Understanding, understand
 from tabletop.referee.game import Game
 from tabletop.referee.intents import Answer, Ask, Book, Control, GoFish, Intent, No, Query, Yes
 from tabletop.referee.referee import Referee, Ruling
+from tabletop.referee.state import Phase
 from tabletop.rules import Rules
+from tabletop.table.pending import Pending
 
 __all__ = ["Table", "Reply", "BookEyes"]
 
@@ -60,9 +83,8 @@ class Table:
         self.notes = list(notes)
         self.paused = False
         self.stopped = False
-        self._confirm: Intent | None = None       # "Ben, sevens?" waiting for yes/no
-        self._confirm_text: str | None = None
-        self._seen_book: Intent | None = None     # a book the camera did not confirm, waiting for yes
+        self._pending: Pending | None = None  # the one question tabletop waits on (see .pending)
+        self._lock = threading.RLock()        # the live ears thread reads context() while the game moves
         self._written = len(referee.log)
 
     # ---- construction ----
@@ -107,16 +129,41 @@ class Table:
 
     # ---- context ----
 
+    @property
+    def lock(self) -> threading.RLock:
+        """The table's lock: held while it hears, settles or builds a context. Hold it to read the
+        game from another thread (the typed prompt, the board)."""
+        return self._lock
+
+    @property
+    def pending(self) -> Pending | None:
+        """The one question tabletop waits on: a confirmation, a missing slot, a count ("How many?"),
+        a knowledge question to overrule or a book the camera did not see. None when nothing is asked."""
+        with self._lock:
+            p = self._pending
+            counting = self.game.state.phase is Phase.COUNT
+            if p is not None and p.kind == "count" and not counting:
+                p = self._pending = None  # answered, or undone
+            if p is None and counting:
+                p = self._pending = Pending("count", sentences.HOW_MANY, "count", intent=Answer(None),
+                                            choices=self._choices("count", None))
+            return p
+
     def context(self) -> Context:
-        """What can be said now, for the language layer and the recognisers' grammars."""
+        """What can be said now, for the language layer and the recognisers' grammars.
+
+        An immutable snapshot taken under the table's lock: the live microphone's thread may call it
+        while the main thread changes the game.
+        """
+        with self._lock:
+            return self._context(self.pending)
+
+    def _context(self, pending: Pending | None) -> Context:
         game = self.game
         state = game.state
         settled = game.settled()
         ex = state.exchange
-        if self.referee.question is not None or self._confirm is not None or self._seen_book is not None:
-            phase = "confirm"
-        else:
-            phase = state.phase.value
+        phase = "confirm" if pending is not None and pending.kind != "count" else state.phase.value
         return Context(
             players=game.players,
             current=None if settled.over else settled.players[settled.current],
@@ -130,62 +177,151 @@ class Table:
             proven=frozenset(
                 r for r in RANKS if not state.closed(r) and any(
                     state.knowledge.holds_at_least(i, r) >= game.rules.book_size for i in range(len(state.players)))),
+            **(pending.context_fields() if pending is not None else {}),
         )
+
+    def _choices(self, slot: str, intent: Intent | None) -> tuple[str, ...]:
+        """What a missing slot can be: the ranks that can be asked, the players who can be asked, the counts."""
+        settled = self.game.settled()
+        if slot == "rank":
+            return tuple(r.symbol for r in RANKS if not settled.closed(r))
+        if slot == "target":
+            asker = getattr(intent, "asker", None) or settled.players[settled.current]
+            return tuple(p for i, p in enumerate(settled.players) if settled.can_be_asked(i) and p != asker)
+        state = self.game.state
+        most = 3
+        if state.exchange is not None:
+            most = max(1, min(3, state.hands[state.exchange.target]))
+        return tuple(str(n) for n in range(1, most + 1))
 
     # ---- hearing ----
 
     def hear(self, transcript: Transcript) -> list[Reply]:
         """Rule on one utterance; never raises for anything said."""
-        heard = understand(transcript, self.context())
+        with self._lock:
+            replies = self._hear(transcript)
+            replies += self._settle_if_closed()
+            pending = self.pending
+            if pending is not None and replies and replies[-1].event.get("event") != "question":
+                replies[-1] = self._ask(replies[-1], pending)  # e.g. the referee's "How many?"
+            return replies
+
+    def _hear(self, transcript: Transcript) -> list[Reply]:
+        pending = self.pending
+        heard = understand(transcript, self._context(pending))
         base = {"event": "utterance", "heard": transcript.text, "engine": transcript.engine,
                 "confidence": round(float(heard.confidence), 3)}
         intent = heard.intent
         if intent is None:
-            self._confirm = None
+            if pending is not None and pending.kind in ("slot", "count"):
+                self._pending = again = pending.missed()
+                return [self._question(f"{heard.reason or UNHEARD} {again.question}", base, None, "unheard", again)]
+            if pending is not None and pending.kind == "confirm":
+                self._pending = None  # a confirmation is never carried past what was not caught
             return [self._reply(heard.reason or UNHEARD, base, None, "unheard")]
-        # A yes/no answers whatever tabletop last asked.
-        if self._confirm is not None:
-            pending, text, self._confirm = self._confirm, self._confirm_text, None
-            if isinstance(intent, Yes):
-                return self._rule(pending, text, base)
+        if pending is None or pending.kind == "count":
+            return self._answer(intent, transcript, heard, base)
+        self._pending = None
+        sure = heard.act or transcript.engine == "text"
+        if pending.kind in ("confirm", "slot"):
+            if isinstance(intent, Yes) and pending.kind == "confirm":
+                assert pending.intent is not None
+                return self._rule(pending.intent, pending.text, base)
             if isinstance(intent, No):
                 return [self._reply(sentences.SAY_IT_AGAIN, base, intent, "ok")]
-            if isinstance(pending, Ask) and isinstance(intent, (Answer, GoFish)):
+            if pending.intent is not None and type(intent) is type(pending.intent):
+                # The slot asked for, a corrected slot ("no, sixes") or the sentence again.
+                if sure:
+                    return self._rule(intent, pending.text if pending.kind == "slot" else transcript.text, base)
+                if pending.kind == "slot" and heard.missing == pending.slot:
+                    self._pending = again = replace(pending.missed(), likely=_merge(heard.likely, pending.likely))
+                    return [self._question(again.question, base, intent, "slot", again)]
+                return self._answer(intent, transcript, heard, base)
+            if pending.kind == "slot" and isinstance(intent, Yes):
+                self._pending = again = pending.missed()
+                return [self._question(again.question, base, intent, "slot", again)]
+            if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)) and not \
+                    self._answers(pending.intent, transcript):
+                # An unsure "go fish" may be the asker's "no, jacks": ask the same question again.
+                self._pending = again = pending.missed()
+                return [self._question(again.question, base, intent, "confirm", again)]
+            if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)):
                 # The target answered the ask tabletop was checking: that answer confirms it.
-                first = self._rule(pending, text, dict(base, heard=text))
+                first = self._rule(pending.intent, pending.text, dict(base, heard=pending.text))
                 if first[-1].event.get("changed"):
-                    again = understand(transcript, self.context())  # now an ask is pending
+                    again = understand(transcript, self._context(self.pending))  # now an ask is pending
                     if again.intent is not None:
                         intent, heard = again.intent, again
                     return first + self._answer(intent, transcript, heard, base)
                 return first
-        if self._seen_book is not None:
-            pending, self._seen_book = self._seen_book, None
+            return self._answer(intent, transcript, heard, base)
+        if pending.kind == "overrule":
             if isinstance(intent, Yes):
-                return self._rule(pending, transcript.text, base, look=False)
+                assert pending.action is not None
+                ruling = self.referee.overrule(pending.action, pending.text)
+                self._write()
+                return [self._reply(ruling.text, base, intent, ruling.code, ruling)]
+            if isinstance(intent, No):
+                return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
+        if pending.kind == "seen_book":
+            if isinstance(intent, Yes):
+                assert pending.intent is not None
+                return self._rule(pending.intent, pending.text, base, look=False)
             if isinstance(intent, No):
                 return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         return self._answer(intent, transcript, heard, base)
 
+    def _answers(self, ask: Ask, transcript: Transcript) -> bool:
+        """Whether ``transcript`` is surely an answer to ``ask``, heard as if the ask were pending."""
+        asked = replace(self._context(None), phase="answer", asker=ask.asker or self._context(None).current,
+                        target=ask.target, rank=ask.rank)
+        again = understand(transcript, asked)
+        if isinstance(again.intent, GoFish) and transcript.text.strip().lower().startswith(_NO_WORDS):
+            return False  # "no, I don't" sounds like the asker's "no, jacks": the question is asked again
+        return again.act and isinstance(again.intent, (Answer, GoFish))
+
     def _answer(self, intent: Intent, transcript: Transcript, heard: Understanding,
                 base: dict[str, Any]) -> list[Reply]:
+        if heard.missing is not None and heard.confirm:
+            ask = Pending("slot", heard.confirm, heard.missing, intent=intent, text=transcript.text,
+                          choices=self._choices(heard.missing, intent), likely=heard.likely)
+            self._pending = ask
+            return [self._question(heard.confirm, base, intent, "slot", ask)]
         if heard.confirm and not isinstance(intent, (Yes, No)):
-            self._confirm, self._confirm_text = intent, transcript.text
-            return [self._reply(heard.confirm, base, intent, "confirm")]
+            ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text)
+            self._pending = ask
+            return [self._question(heard.confirm, base, intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
 
     def hear_text(self, text: str) -> list[Reply]:
+        """Rule on one typed line."""
         return self.hear(Transcript.typed(text))
+
+    def hear_audio(self, utterance: Any, recogniser: Any) -> list[Reply]:
+        """Hear one recorded utterance with ``recogniser`` in the game's context, and rule on it."""
+        return self.hear(recogniser.hear(utterance, self.context()))
 
     def idle(self) -> list[Reply]:
         """A moment of quiet at the table: settle the open exchange."""
-        if self.paused or self.stopped:
+        with self._lock:
+            if self.paused or self.stopped:
+                return []
+            ruling = self.referee.settle()
+            self._write()
+            if not ruling.say:
+                return []
+            return [Reply(ruling.text, {"event": "settle", "say": ruling.text, "changed": True,
+                                          "state": self.game.public()})]
+
+    def _settle_if_closed(self) -> list[Reply]:
+        """Settle at once when nothing more can belong to the open exchange: a miss with nothing drawn
+        (no lucky fish, nobody took cards), or a late call already settled into the ask phase."""
+        if self.paused or self.stopped or not self.game.needs_settle():
             return []
-        ruling = self.referee.settle()
-        self._write()
-        if not ruling.say:
-            return []
-        return [Reply(ruling.text, {"event": "settle", "say": ruling.text, "state": self.game.public()})]
+        s = self.game.state
+        closed = s.phase is Phase.ASK or (s.phase is Phase.AFTER_MISS and s.exchange is not None
+                                          and not s.exchange.drew)
+        return self.idle() if closed else []
 
     # ---- ruling ----
 
@@ -195,17 +331,34 @@ class Table:
         if self.paused and not isinstance(intent, Query):
             return [self._reply(sentences.PAUSED, base, intent, "paused")]
         seen: list[str] = []
+        if isinstance(intent, (Ask, Answer, GoFish)) and self.game.needs_settle():
+            # Nothing of the open exchange follows an ask or an answer: settle it now, and keep the
+            # announcement ("Ben's turn.") even when this line is refused.
+            settle = self.referee.settle()
+            self._write()
+            seen += settle.say
         if look and isinstance(intent, Book) and self.eyes is not None and not self.game.state.over:
             code, say, detail = self._look(intent)
             if code in ("not_confirmed", "unsure"):
-                self._seen_book = intent
-                return [self._reply(sentences.question(say), base, intent, "question")]
+                question = sentences.question(say)
+                ask = Pending("seen_book", question, intent=intent, text=text)
+                self._pending = ask
+                return [self._question(sentences.together(seen + [question]), base, intent, "question", ask, bool(seen))]
             seen.append(say)
             if detail:
                 base = dict(base, detail=detail)
         ruling = self.referee.handle(intent, text)
         self._write()
-        return [self._reply(sentences.together(seen + ruling.say), base, intent, ruling.code, ruling)]
+        if ruling.code == "question" and self.referee.question is not None:
+            q, self.referee.question = self.referee.question, None  # the table keeps the one pending question
+            ask = Pending("overrule", ruling.text, intent=intent, text=q.text, action=q.action)
+            self._pending = ask
+            return [self._question(sentences.together(seen + ruling.say), base, intent, "question", ask, bool(seen))]
+        reply = self._reply(sentences.together(seen + ruling.say), base, intent, ruling.code, ruling)
+        if seen and not ruling.changed:
+            reply.event["changed"] = True
+            reply.event["state"] = self.game.public()
+        return [reply]
 
     def _look(self, intent: Book) -> tuple[str, str, str]:
         """Look for the claimed book: (verdict, what was seen, detail). A failing camera is put away."""
@@ -243,7 +396,7 @@ class Table:
             self.journal.close()
             journal = Journal.create(_next_path(self.journal.path), game, durable=self.journal.durable)
         self.referee, self.journal, self._written = Referee(game), journal, 0
-        self.paused = False
+        self.paused, self._pending = False, None
         return self._reply(sentences.new_game(game.opening()), base, intent, "control")
 
     def _write(self) -> None:
@@ -252,6 +405,23 @@ class Table:
         if self.journal is not None and self._written < len(log):
             self.journal.append(log[self._written:])
         self._written = len(log)
+
+    def _question(self, text: str, base: dict[str, Any], intent: Intent | None, code: str, pending: Pending,
+                  changed: bool = False) -> Reply:
+        reply = self._reply(text, base, intent, code)
+        if changed:
+            reply.event["changed"] = True
+            reply.event["state"] = self.game.public()
+        return self._ask(reply, pending)
+
+    @staticmethod
+    def _ask(reply: Reply, pending: Pending) -> Reply:
+        """The reply as a ``question`` event: what tabletop asked and what it expects next."""
+        event = dict(reply.event)
+        question = pending.to_json()
+        question.pop("say")
+        event.update(question)
+        return Reply(reply.text, event)
 
     def _reply(self, text: str, base: dict[str, Any], intent: Intent | None, code: str,
                ruling: Ruling | None = None) -> Reply:
@@ -263,6 +433,13 @@ class Table:
         if ruling is not None and ruling.changed:
             event["state"] = self.game.public()
         return Reply(text, event, detail=str(event.get("detail", "")))
+
+
+_NO_WORDS = ("no", "nope", "nah")
+
+
+def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(first + then))
 
 
 def _next_path(path: Path) -> Path:

@@ -3,7 +3,8 @@
 Precision first, and decided over a few frames, as a live camera sends them in about half a second
 (a still photo is one frame). A book is confirmed only when most of the frames (:data:`AGREE`) each
 show ``book_size`` distinct cards of the rank, each read confidently, the frames agree on which cards
-they are, and no frame contradicts it (every card in it read clearly, too few of the rank). When most
+they are, and no frame reads another rank where one of them lies (a hand passing over a card in one
+frame hides it, which is no contradiction; a queen read as a king now and then is). When most
 frames read every card confidently and there are too few of the rank, the claim is not confirmed,
 with what was seen ("I see three kings and a queen."). Anything else (no cards, blurred, covered or
 flickering reads) is unsure, with what was seen and what to do.
@@ -28,6 +29,7 @@ __all__ = ["BookCheck", "check_book", "judge_book", "describe", "SURE", "AGREE"]
 SURE = 0.8
 """Confidence at or above which a read counts towards a verdict."""
 _MAX_OF_A_RANK = 4  # one deck has four cards of a rank
+_SAME_PLACE = 0.3  # boxes overlapping this much (intersection over union) in two frames are the same card
 UNCLEAR = sentences.UNCLEAR
 AGREE = 0.6
 """Share of the frames that must each show the whole book before it is confirmed."""
@@ -71,9 +73,10 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
     if not seen or not any(seen):
         return BookCheck("unsure", [], sentences.nothing_seen(rank))
     whole: list[frozenset] = []  # the suits read in each frame that shows the whole book
+    places: list[tuple[int, int, int, int]] = []  # where those frames saw the book's cards
     best: list[Detection] = []
     best_key: tuple = (-1, -1.0)
-    contradicted = 0
+    short = 0  # frames that read every card surely and show too few of the rank
     for detections in seen:
         sure = _sure(detections)
         matches = [d for d in sure if d.rank is rank]
@@ -82,17 +85,35 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
             best_key, best = key, detections
         if book_size <= len(matches) <= _MAX_OF_A_RANK and _distinct(matches):
             whole.append(_suits(matches))
+            places += [d.box for d in matches]
         elif len(sure) == len(detections) and len(matches) < book_size:
-            contradicted += 1
+            short += 1
     needed = max(1, math.ceil(AGREE * len(seen)))
-    if len(whole) >= needed and contradicted == 0 and _agree(whole):
+    if len(whole) >= needed and _agree(whole) and not _read_otherwise(rank, places, seen):
         return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
-    if contradicted >= len(seen) // 2 + 1 and not whole:
+    if short >= len(seen) // 2 + 1 and not whole:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
-    sure = _sure(best)
+    typical = sorted(seen, key=lambda d: sum(x.rank is rank for x in _sure(d)))[len(seen) // 2]  # the median frame
+    sure = _sure(typical)
     if not sure:
-        return BookCheck("unsure", best, UNCLEAR)
-    return BookCheck("unsure", best, f"{describe(sure, rank)} {sentences.spread_out(rank)}")
+        return BookCheck("unsure", typical, UNCLEAR)
+    return BookCheck("unsure", typical, f"{describe(sure, rank)} {sentences.spread_out(rank)}")
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """Intersection over union of two boxes (x, y, w, h)."""
+    across = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    down = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    inter = across * down
+    return inter / max(1, a[2] * a[3] + b[2] * b[3] - inter)
+
+
+def _read_otherwise(rank: Rank, places: list[tuple[int, int, int, int]], seen: list[list[Detection]]) -> bool:
+    """Some frame surely reads another rank where a frame saw one of the book's cards: a card misread in some
+    frames, so in none of them to be trusted. A frame where a hand covers a card reads nothing there, which is
+    no contradiction: the others show the book."""
+    return any(d.rank is not rank and _overlap(d.box, place) > _SAME_PLACE
+               for detections in seen for d in _sure(detections) for place in places)
 
 
 def _agree(whole: list[frozenset]) -> bool:

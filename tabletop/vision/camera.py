@@ -5,15 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 from types import TracebackType
 
+import time
+
 import cv2
 import numpy as np
 
 from tabletop.errors import SetupError
 
-__all__ = ["Camera", "is_dark", "DARK_LEVEL"]
+__all__ = ["Camera", "is_dark", "DARK_LEVEL", "LOOK_SECONDS", "LOOK_FRAMES"]
 
 DARK_LEVEL = 28.0
 """Mean brightness (0..255) below which a frame is too dark to read cards."""
+LOOK_SECONDS = 0.5
+"""How long a look at the table lasts: long enough that a hand passing over or a flicker of light is not all
+the camera sees, short enough that an answer is not kept waiting."""
+LOOK_FRAMES = 5
+"""At most this many frames of a look are read for cards (spread over it), to bound the time spent reading."""
+_ASSUMED_FPS = 15.0  # when the device or file does not say
 
 
 def is_dark(frame: np.ndarray, level: float = DARK_LEVEL) -> bool:
@@ -64,6 +72,31 @@ class Camera:
     def frames(self, n: int) -> list[np.ndarray]:
         """``n`` consecutive frames (see :meth:`read` for the errors)."""
         return [self.read() for _ in range(max(0, n))]
+
+    def look(self, seconds: float = LOOK_SECONDS, most: int = LOOK_FRAMES) -> list[np.ndarray]:
+        """The frames of about ``seconds`` of video, at most ``most`` of them spread evenly over it (at least two).
+
+        A live camera is read for the whole time, which also drains the stale frames its driver buffered;
+        a video file gives as many frames as it holds in that time at its frame rate.
+
+        :raises SetupError: as :meth:`read`, on the first frame; a camera that stops part way gives what it sent.
+        """
+        rate = float(self._capture.get(cv2.CAP_PROP_FPS)) if self._capture is not None else 0.0
+        if not rate or rate != rate or rate > 240:  # 0 or NaN when unknown
+            rate = _ASSUMED_FPS
+        wanted = max(2, int(round(rate * seconds)))
+        live = not (isinstance(self.source, str) and not self.source.isdigit())
+        frames = [self.read()]
+        start = time.monotonic()
+        while len(frames) < wanted and (not live or time.monotonic() - start < seconds):
+            try:
+                frames.append(self.read())
+            except SetupError:
+                break
+        if len(frames) <= most:
+            return frames
+        picks = np.linspace(0, len(frames) - 1, max(2, most)).round().astype(int)
+        return [frames[i] for i in picks]
 
     def close(self) -> None:
         """Release the device; safe to call twice."""

@@ -4,7 +4,7 @@ The way the strongest card detectors are trained and measured: real photos of ca
 52 of ``shared/data/cards-dev/bidly/faces``, read from there, never copied into the project) and
 the project's rendered faces (:mod:`tabletop.vision.render`) are pasted onto generated tables —
 wood of many tones, cloth weaves, printed tablecloths, felt, cork, paper, stone — laid as people
-lay them (scattered, touching, overlapping, fanned; books in a row, a 2×2 square, a small fan, a
+lay them (scattered, in a row, touching, overlapping, fanned; books in a row, a 2×2 square, a small fan, a
 squared pile with the indices showing), seen by a camera from a 640×480 webcam at an angle to a
 24-megapixel phone photo from above, under even, graded, overexposed, dim, mixed or hard-shadowed
 light, with blur, sensor noise and JPEG. Every card comes with exact labels: its rank and suit,
@@ -21,6 +21,7 @@ Generalisation is measured honestly by splits that a builder or tuner must respe
 - **rendered faces**: the train split draws its fonts from ``render.TRAIN_FONTS``, the held-out
   split from ``render.HELD_OUT_FONTS``.
 
+The tables and the things beside the cards are generated in :mod:`tabletop.vision.tabletops`.
 A scene is fixed by its seed and arguments: :func:`compose` draws every choice from one
 ``numpy.random.Generator``. Only cv2 and numpy are used here (rendered faces use Pillow through
 :mod:`~tabletop.vision.render` for their fonts).
@@ -32,7 +33,7 @@ import functools
 import math
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +41,8 @@ import cv2
 import numpy as np
 
 from tabletop.cards import Card, Rank, Suit
+from tabletop.vision.tabletops import (TABLES, THINGS, Thing, make_table, make_thing, random_colour, rounded_mask,
+                                       table_names, value_noise)
 
 __all__ = [
     "FACES_DIR",
@@ -49,6 +52,7 @@ __all__ = [
     "LAYOUTS",
     "BOOK_LAYOUTS",
     "CAMERAS",
+    "THINGS",
     "HELD_OUT_FACES",
     "Face",
     "PlacedCard",
@@ -111,16 +115,6 @@ class Face:
         return top.astype(np.float32), bottom.astype(np.float32)
 
 
-def _rounded_mask(h: int, w: int, radius: float) -> np.ndarray:
-    mask = np.zeros((h * 4, w * 4), np.uint8)  # drawn 4× larger and shrunk: an anti-aliased edge
-    r = max(1, int(round(radius * 4)))
-    cv2.rectangle(mask, (r, 0), (w * 4 - 1 - r, h * 4 - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (w * 4 - 1, h * 4 - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w * 4 - 1 - r, r), (r, h * 4 - 1 - r), (w * 4 - 1 - r, h * 4 - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1)
-    return cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA)
-
-
 def real_faces_available(folder: Path | None = None) -> bool:
     """True if the 52 real face photos are where :func:`real_faces` looks."""
     folder = folder or FACES_DIR
@@ -142,7 +136,7 @@ def _load_real_faces(folder: Path) -> dict[Card, Face]:
         b = _REAL_BORDER
         image = np.ascontiguousarray(image[b:-b, b:-b])
         h, w = image.shape[:2]
-        faces[card] = Face(card, image, _rounded_mask(h, w, _REAL_CORNER * w), _REAL_INDEX, "real")
+        faces[card] = Face(card, image, rounded_mask(h, w, _REAL_CORNER * w), _REAL_INDEX, "real")
     return faces
 
 
@@ -172,261 +166,7 @@ def rendered_face(card: Card, rng: np.random.Generator, split: str = "train", st
     wide = 1.7 * style.ten_squeeze if card.rank is Rank.TEN else 1.0  # type: ignore[attr-defined]
     x1 = style.index_x + (0.95 * glyph * style.squeeze * wide + 4) / w  # type: ignore[attr-defined]
     y1 = style.index_y + (glyph * (1.2 + style.suit_scale) + 4) / h  # type: ignore[attr-defined]
-    return Face(card, image, _rounded_mask(h, w, 0.035 * w), (0.0, 0.0, min(0.45, x1), min(0.45, y1)), "rendered")
-
-
-# --------------------------------------------------------------------------------------------- tables
-
-
-def _noise(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
-    """Smooth value noise in 0..1 with features about ``scale`` pixels across."""
-    small = rng.random((max(2, int(h / scale) + 2), max(2, int(w / scale) + 2))).astype(np.float32)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC).clip(0, 1)
-
-
-def _fbm(rng: np.random.Generator, h: int, w: int, scale: float, octaves: int = 4) -> np.ndarray:
-    total = np.zeros((h, w), np.float32)
-    weight = 0.0
-    for k in range(octaves):
-        total += _noise(rng, h, w, max(1.5, scale / 2**k)) * 0.5**k
-        weight += 0.5**k
-    return total / weight
-
-
-def _hsv(rng: np.random.Generator, hue: tuple[float, float], sat: tuple[float, float], val: tuple[float, float]) -> np.ndarray:
-    """One BGR colour (float32, 0..255) drawn from ranges of hue (degrees), saturation and value (0..1)."""
-    pixel = np.array([[[rng.uniform(*hue) / 2 % 180, rng.uniform(*sat) * 255, rng.uniform(*val) * 255]]], np.float32)
-    return cv2.cvtColor(pixel.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
-
-
-def _colour(tex: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    return tex[..., None] * colour[None, None, :]
-
-
-# -- train tables
-
-
-def _wood_grain(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Straight sine grain, warped, in any wood tone from pale to dark."""
-    yy = np.arange(h, dtype=np.float32)[:, None]
-    warp = _noise(rng, h, w, 60) * rng.uniform(20, 60)
-    grain = 0.5 + 0.5 * np.sin((yy + warp) * rng.uniform(0.05, 0.3) + _noise(rng, h, w, 200) * 6)
-    base = _hsv(rng, (18, 38), (0.25, 0.75), (0.3, 0.9))
-    tex = 0.75 + 0.35 * grain
-    if rng.random() < 0.5:
-        tex = tex.T if h == w else cv2.resize(tex.T.copy(), (w, h))
-    return _colour(tex, base)
-
-
-def _weave(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A plain weave of any colour: threads crossing over and under."""
-    period = rng.uniform(3, 8)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    threads = 0.5 + 0.5 * np.sin(2 * np.pi * xx / period) * np.sin(2 * np.pi * yy / period)
-    base = _hsv(rng, (0, 360), (0.05, 0.6), (0.45, 0.97))
-    return _colour(0.82 + 0.2 * threads + 0.06 * (_noise(rng, h, w, 30) - 0.5), base)
-
-
-def _checks(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Gingham: white and one colour in checks, their crossings mixed."""
-    period = rng.uniform(10, 45)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    a = ((xx // period) % 2).astype(np.float32)
-    b = ((yy // period) % 2).astype(np.float32)
-    ink = _hsv(rng, (0, 360), (0.4, 0.9), (0.3, 0.85))
-    white = _hsv(rng, (0, 60), (0.0, 0.1), (0.85, 1.0))
-    share = ((a + b) / 2)[..., None]
-    return white * (1 - share) + ink * share
-
-
-def _felt(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    base = _hsv(rng, (0, 360), (0.3, 0.9), (0.15, 0.6))
-    return _colour(0.88 + 0.24 * _noise(rng, h, w, 40), base)
-
-
-def _carpet(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    fine = cv2.GaussianBlur(rng.random((h, w), dtype=np.float32), (0, 0), 1.0)
-    base = _hsv(rng, (0, 360), (0.1, 0.5), (0.35, 0.75))
-    return _colour(0.6 + 0.8 * fine, base)
-
-
-def _stone(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    base = _hsv(rng, (0, 360), (0.0, 0.3), (0.3, 0.8))
-    return _colour(0.5 + 0.8 * _noise(rng, h, w, 4) * _noise(rng, h, w, 50), base)
-
-
-# -- held-out tables
-
-
-def _planks(rng: np.random.Generator, h: int, w: int, value: tuple[float, float], sat: tuple[float, float]) -> np.ndarray:
-    """Boards with seams, each its own tone, with ring grain and the odd knot."""
-    width = rng.uniform(0.12, 0.3) * min(h, w)
-    along_x = rng.random() < 0.5
-    H, W = (h, w) if along_x else (w, h)
-    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-    board = np.floor(yy / width)
-    tex = np.zeros((H, W), np.float32)
-    warp = _fbm(rng, H, W, rng.uniform(80, 250)) * rng.uniform(15, 50)
-    rings = rng.uniform(0.08, 0.35)
-    grain = 0.5 + 0.5 * np.sin((yy + warp + board * 37.0) * rings + _noise(rng, H, W, 400) * 8)
-    grain = grain**rng.uniform(1.0, 3.0)
-    tones = rng.uniform(0.85, 1.12, int(H / width) + 2).astype(np.float32)
-    tex = tones[board.astype(int)] * (0.8 + 0.22 * (1 - grain) + 0.05 * (_noise(rng, H, W, 3) - 0.5))
-    for _ in range(int(rng.integers(0, 4))):  # knots
-        cx, cy, r = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(0.01, 0.04) * min(H, W)
-        d = np.sqrt(((xx - cx) / 2.5) ** 2 + (yy - cy) ** 2)
-        tex *= 1 - 0.35 * np.exp(-(d / r) ** 2) * (0.6 + 0.4 * np.sin(d * 0.8))
-    seam = np.abs(yy - np.round(yy / width) * width) < rng.uniform(0.6, 2.0)
-    tex[seam] *= rng.uniform(0.45, 0.75)
-    if not along_x:
-        tex = np.ascontiguousarray(tex.T)
-    return _colour(tex, _hsv(rng, (20, 40), sat, value))
-
-
-def _light_wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Pale planks: birch, pine, white oak, limed wood."""
-    return _planks(rng, h, w, (0.72, 0.97), (0.12, 0.4))
-
-
-def _dark_wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Walnut, teak, stained oak."""
-    return _planks(rng, h, w, (0.18, 0.55), (0.4, 0.8))
-
-
-def _linen(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Beige or white linen: uneven slubbed threads, sometimes a twill."""
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    period = rng.uniform(2.5, 6)
-    slub_x = cv2.resize(rng.random((1, max(2, w // 3))).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    slub_y = cv2.resize(rng.random((max(2, h // 3), 1)).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.4:
-        threads = 0.5 + 0.5 * np.sin(2 * np.pi * (xx + yy) / period)
-    else:
-        threads = 0.5 + 0.5 * np.sin(2 * np.pi * xx / period) * np.sin(2 * np.pi * yy / period)
-    tex = 0.86 + 0.09 * threads + 0.07 * (slub_x - 0.5) + 0.07 * (slub_y - 0.5) + 0.05 * (_noise(rng, h, w, 60) - 0.5)
-    base = _hsv(rng, (25, 50), (0.02, 0.3), (0.8, 1.0))
-    return _colour(tex, base)
-
-
-def _tablecloth(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A printed tablecloth: dots, flowers or stripes on a plain or white ground, over a fine weave."""
-    ground = _hsv(rng, (0, 360), (0.0, 0.5), (0.6, 1.0))
-    out = np.empty((h, w, 3), np.float32)
-    out[:] = ground
-    inks = [tuple(float(v) for v in _hsv(rng, (0, 360), (0.4, 1.0), (0.2, 0.9))) for _ in range(3)]
-    kind = rng.choice(["dots", "flowers", "stripes", "paisley"])
-    scale = rng.uniform(0.03, 0.1) * min(h, w)
-    if kind == "dots":
-        step = scale * rng.uniform(1.5, 3)
-        for j, y in enumerate(np.arange(0, h + step, step)):
-            for x in np.arange((j % 2) * step / 2, w + step, step):
-                cv2.circle(out, (int(x), int(y)), int(scale * 0.4), inks[0], -1, cv2.LINE_AA)
-    elif kind == "stripes":
-        step = scale * rng.uniform(1, 3)
-        for i, x in enumerate(np.arange(0, w + h, step)):
-            pts = np.array([[x, 0], [x + step * 0.5, 0], [x + step * 0.5 - h * 0.3, h], [x - h * 0.3, h]], np.int32)
-            cv2.fillConvexPoly(out, pts, inks[i % 2], cv2.LINE_AA)
-    else:
-        for _ in range(int(h * w / scale**2 * 0.6)):
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            petals = int(rng.integers(4, 7)) if kind == "flowers" else 1
-            ink = inks[int(rng.integers(0, 3))]
-            for p in range(petals):
-                a = 2 * np.pi * p / petals + rng.uniform(0, 0.3)
-                r = scale * 0.35 if petals > 1 else 0
-                axes = (int(scale * 0.3), int(scale * 0.14)) if petals > 1 else (int(scale * 0.5), int(scale * 0.25))
-                cv2.ellipse(out, (int(cx + r * np.cos(a)), int(cy + r * np.sin(a))), axes, float(np.degrees(a)),
-                            0, 360, ink, -1, cv2.LINE_AA)
-            if petals > 1:
-                cv2.circle(out, (int(cx), int(cy)), max(1, int(scale * 0.12)), inks[2], -1, cv2.LINE_AA)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    weave = 0.94 + 0.06 * np.sin(2 * np.pi * xx / 3.3) * np.sin(2 * np.pi * yy / 3.3)
-    return out * weave[..., None]
-
-
-def _baize(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Dark felt: card-table green, navy, black or burgundy, with a fibrous nap."""
-    hue = [(100, 150), (200, 240), (0, 360), (330, 360)][int(rng.integers(0, 4))]
-    base = _hsv(rng, hue, (0.3, 0.9), (0.06, 0.3))
-    fibres = cv2.GaussianBlur(rng.random((h, w), dtype=np.float32), (0, 0), sigmaX=rng.uniform(0.8, 2.5), sigmaY=0.6)
-    nap = _noise(rng, h, w, rng.uniform(80, 300))
-    return _colour(0.75 + 0.5 * fibres + 0.2 * nap, base)
-
-
-def _cork(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """Cork board: orange-brown granules with dark pits."""
-    base = _hsv(rng, (22, 36), (0.4, 0.7), (0.5, 0.8))
-    granules = _noise(rng, h, w, rng.uniform(2, 4))
-    blotch = _noise(rng, h, w, rng.uniform(6, 14))
-    pits = (_noise(rng, h, w, 3) > 0.82).astype(np.float32)
-    tex = 0.7 + 0.35 * granules + 0.25 * (blotch - 0.5) - 0.35 * cv2.GaussianBlur(pits, (0, 0), 0.8)
-    return _colour(tex, base)
-
-
-def _paper(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """White or cream paper, or a printed card box: smooth, with fibres and a soft crease."""
-    base = _hsv(rng, (20, 60), (0.0, 0.15), (0.88, 1.0))
-    tex = 0.97 + 0.03 * _noise(rng, h, w, 150) + 0.015 * (_noise(rng, h, w, 2) - 0.5)
-    out = _colour(tex, base)
-    if rng.random() < 0.35:  # a fold
-        x = rng.uniform(0.2, 0.8) * w
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        out *= (1 - 0.08 * np.exp(-((xx - x - 0.1 * yy) / 3) ** 2))[..., None]
-    if rng.random() < 0.3:  # print: a coloured band or printed lines, as on a box
-        ink = tuple(float(v) for v in _hsv(rng, (0, 360), (0.5, 1.0), (0.3, 0.9)))
-        y0 = int(rng.uniform(0, h))
-        cv2.rectangle(out, (0, y0), (w, y0 + int(rng.uniform(0.05, 0.2) * h)), ink, -1)
-    return out
-
-
-def _marble(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """White or grey marble with veins."""
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    turb = _fbm(rng, h, w, rng.uniform(60, 200), 5)
-    a = rng.uniform(0, np.pi)
-    veins = np.abs(np.sin((xx * np.cos(a) + yy * np.sin(a)) * rng.uniform(0.005, 0.02) + turb * rng.uniform(6, 14)))
-    tex = 1 - 0.35 * (1 - veins) ** rng.uniform(6, 20)
-    base = _hsv(rng, (0, 360), (0.0, 0.1), (0.7, 0.97))
-    return _colour(tex * (0.95 + 0.05 * _noise(rng, h, w, 20)), base)
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table generator: its name, split, family and what it looks like."""
-
-    name: str
-    split: str
-    family: str
-    make: Callable[[np.random.Generator, int, int], np.ndarray] = field(repr=False)
-
-
-TABLES: dict[str, Table] = {t.name: t for t in (
-    Table("wood_grain", "train", "wood", _wood_grain),
-    Table("weave", "train", "cloth", _weave),
-    Table("checks", "train", "print", _checks),
-    Table("felt", "train", "felt", _felt),
-    Table("carpet", "train", "carpet", _carpet),
-    Table("stone", "train", "stone", _stone),
-    Table("light_wood", "held_out", "wood", _light_wood),
-    Table("dark_wood", "held_out", "wood", _dark_wood),
-    Table("linen", "held_out", "cloth", _linen),
-    Table("tablecloth", "held_out", "print", _tablecloth),
-    Table("baize", "held_out", "felt", _baize),
-    Table("cork", "held_out", "cork", _cork),
-    Table("paper", "held_out", "paper", _paper),
-    Table("marble", "held_out", "stone", _marble),
-)}
-"""Every table generator. The held-out ones are other algorithms than the train ones (not other seeds)."""
-
-
-def table_names(split: str) -> tuple[str, ...]:
-    """The tables of a split, in a fixed order."""
-    return tuple(name for name, t in TABLES.items() if t.split == split)
-
-
-def make_table(name: str, rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A table top of ``name`` (BGR uint8, ``h`` × ``w``)."""
-    return np.clip(TABLES[name].make(rng, h, w), 0, 255).astype(np.uint8)
+    return Face(card, image, rounded_mask(h, w, 0.035 * w), (0.0, 0.0, min(0.45, x1), min(0.45, y1)), "rendered")
 
 
 # --------------------------------------------------------------------------------------------- cameras, light
@@ -476,9 +216,9 @@ def _light_maps(rng: np.random.Generator, light: str, h: int, w: int) -> tuple[n
     """A gain (h×w×3) and an added glow (h×w), at a small size: the caller scales them to the frame."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     xs, ys = xx / w - 0.5, yy / h - 0.5
-    exposure = {"overexposed": (1.35, 1.9), "dim": (0.28, 0.5)}.get(light, (0.85, 1.1))
+    exposure = {"overexposed": (1.25, 1.6), "dim": (0.35, 0.6)}.get(light, (0.85, 1.1))
     gain = np.full((h, w), rng.uniform(*exposure), np.float32)
-    slope = rng.uniform(0.0, 0.2) if light in ("even", "dim") else rng.uniform(0.3, 0.9)
+    slope = rng.uniform(0.0, 0.2) if light in ("even", "dim") else rng.uniform(0.3, 0.4 if light == "overexposed" else 0.9)
     a = rng.uniform(0, 2 * np.pi)
     gain *= 1 + slope * (xs * math.cos(a) + ys * math.sin(a))
     gain3 = np.repeat(gain[..., None], 3, axis=2) * rng.uniform(0.94, 1.06, 3).astype(np.float32)
@@ -500,13 +240,13 @@ def _light_maps(rng: np.random.Generator, light: str, h: int, w: int) -> tuple[n
         gain3 *= (1 - rng.uniform(0.35, 0.65) * shade)[..., None]
     if light in ("glare", "overexposed") and rng.random() < (1.0 if light == "glare" else 0.4):
         cx, cy, r = rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), rng.uniform(0.05, 0.2)
-        glow = (rng.uniform(60, 160) * np.exp(-((xs - cx) ** 2 + ((ys - cy) * h / w) ** 2) / (2 * r * r))).astype(np.float32)
+        glow = (rng.uniform(40, 110 if light == "overexposed" else 160) * np.exp(-((xs - cx) ** 2 + ((ys - cy) * h / w) ** 2) / (2 * r * r))).astype(np.float32)
     return gain3, glow
 
 
 # --------------------------------------------------------------------------------------------- layouts
 
-LAYOUTS = ("scattered", "touching", "overlapping", "fanned", "book_row", "book_square", "book_fan", "book_pile")
+LAYOUTS = ("scattered", "row", "touching", "overlapping", "fanned", "book_row", "book_square", "book_fan", "book_pile")
 BOOK_LAYOUTS = ("book_row", "book_square", "book_fan", "book_pile")
 
 
@@ -572,8 +312,10 @@ def _apart(quad: np.ndarray, others: list[np.ndarray], margin: float) -> bool:
     return all(cv2.intersectConvexConvex(quad, g)[0] <= 0 for g in grown)
 
 
-def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.ndarray], spread: float) -> list[np.ndarray]:
-    """``n`` cards dropped at any angle round ``around`` without touching them or each other."""
+def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.ndarray], spread: float,
+             width: float = 1.0) -> list[np.ndarray]:
+    """``n`` cards (or things ``width`` card widths wide) dropped at any angle round ``around`` without touching
+    them or each other."""
     quads: list[np.ndarray] = []
     if around:
         allpts = np.concatenate(around)
@@ -585,6 +327,7 @@ def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.nd
         for _attempt in range(60):
             cx, cy = rng.uniform(lo[0] - pad, hi[0] + pad), rng.uniform(lo[1] - pad, hi[1] + pad)
             quad = _placed(aspect, cx, cy, rng.uniform(0, 2 * np.pi))
+            quad = ((quad - [cx, cy]) * width + [cx, cy]).astype(np.float32)
             if _apart(quad, around + quads, 0.08):
                 quads.append(quad)
                 break
@@ -594,6 +337,8 @@ def _scatter(rng: np.random.Generator, n: int, aspect: float, around: list[np.nd
 def _layout(rng: np.random.Generator, layout: str, count: int, aspect: float) -> list[np.ndarray]:
     if layout == "scattered":
         return _scatter(rng, count, aspect, [], 0.9)
+    if layout == "row":  # cards laid apart in a clean row, as a player shows a hand or lays books side by side
+        return _row(rng, count, aspect, (0.05, 0.4))
     if layout == "touching":
         return (_row if rng.random() < 0.5 else _grid)(rng, count, aspect, (-0.015, 0.005), 2)
     if layout == "overlapping":
@@ -653,6 +398,7 @@ class Composite:
     faces: str
     seed: int
     book_layout: Rank | None = None
+    things: tuple[str, ...] = ()
 
     def count(self, rank: Rank) -> int:
         """How many cards of ``rank`` lie in the scene at all (showing or not)."""
@@ -685,7 +431,24 @@ def _share_showing(poly: np.ndarray, later: list[np.ndarray], frame: tuple[int, 
     return float(mask.sum()) / whole
 
 
-def _paste(canvas: np.ndarray, face: Face, quad: np.ndarray, gain: np.ndarray,
+LEGIBLE = 20
+"""Gray levels between an index's ink and its paper (95th less 5th percentile of its rank glyph's part of the
+zone) below which light has washed it out, or darkness drowned it, so that it no longer counts as showing."""
+
+
+def _legible(gray: np.ndarray, zone: np.ndarray) -> bool:
+    """Whether the rank glyph in an index zone (image polygon: top left, top right, bottom right, bottom left
+    of the zone as printed) still stands out from its paper in the finished photo."""
+    glyph = np.array([[0, 0], [24, 0], [24, 20], [0, 20]], np.float32)  # the upper part of the zone: the rank
+    top = np.array([zone[0], zone[1], zone[1] + 0.55 * (zone[2] - zone[1]), zone[0] + 0.55 * (zone[3] - zone[0])],
+                   np.float32)
+    patch = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(top, glyph), (24, 20), flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_REPLICATE)
+    low, high = np.percentile(patch, (5, 95))
+    return float(high - low) >= LEGIBLE
+
+
+def _paste(canvas: np.ndarray, face: Face | Thing, quad: np.ndarray, gain: np.ndarray,
            shadow: tuple[float, float, float, float] | None) -> None:
     """Warp ``face`` onto ``canvas`` (uint8, in place) at ``quad``, within the quad's box, with a soft drop shadow."""
     H, W = canvas.shape[:2]
@@ -752,6 +515,7 @@ def compose(
     book: Rank | None = None,
     cards: list[Card] | None = None,
     face_split: str | None = None,
+    clutter: bool | None = None,
 ) -> Composite:
     """One composited photo with its truth, fixed by ``seed`` and the arguments.
 
@@ -759,7 +523,10 @@ def compose(
     ``"rendered"``; ``face_split`` narrows real faces to ``"train"`` or ``"held_out"`` (default: all 52, since
     a book needs the four of a rank). ``table``, ``light``, ``layout`` and ``camera`` are drawn when not
     given. ``count`` is the number of cards (for a book layout, the other cards beside the book); ``book``
-    the rank a book layout lays; ``cards`` the exact cards (not for book layouts).
+    the rank a book layout lays; ``cards`` the exact cards (a book layout lays the first four as it would a
+    book: three kings and a queen in a square is how a false claim looks). ``clutter`` puts :data:`THINGS`
+    beside the cards (drawn from their own generator, so the rest of the scene is the same with or without
+    them); by default two scenes in five have some.
     """
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
@@ -782,7 +549,7 @@ def compose(
     else:
         raise ValueError(f"faces must be 'real' or 'rendered', not {faces!r}")
     if count is None:
-        count = {"scattered": int(rng.integers(3, 11)), "touching": int(rng.integers(3, 8)),
+        count = {"scattered": int(rng.integers(3, 11)), "row": int(rng.integers(3, 8)), "touching": int(rng.integers(3, 8)),
                  "overlapping": int(rng.integers(3, 8)), "fanned": int(rng.integers(4, 14))}.get(layout, int(rng.integers(0, 4)))
     if cards is not None:  # a book layout lays the first four as a book (three kings and a queen in a square)
         if layout in BOOK_LAYOUTS and len(cards) < 4:
@@ -813,19 +580,33 @@ def compose(
     c, s = math.cos(turn), math.sin(turn)
     quads = [(q @ np.array([[c, -s], [s, c]], np.float32).T).astype(np.float32) for q in quads]
 
+    # things on the table beside the cards, from their own generator
+    things_rng = np.random.default_rng([seed, 7])
+    things: list[tuple[Thing, np.ndarray]] = []
+    if clutter if clutter is not None else things_rng.random() < 0.4:
+        for _ in range(int(things_rng.integers(1, 4))):
+            thing = make_thing(things_rng, str(things_rng.choice(THINGS)))
+            for quad in _scatter(things_rng, 1, thing.aspect, quads + [q for _, q in things], 0.7, thing.width):
+                things.append((thing, quad))
+
     # into the frame, seen from above: card width in px, the layout inside the frame
     card_px = rng.uniform(*model.card) * W
-    if quads:
-        pts = np.concatenate(quads)
+    anchor = quads or [q for _, q in things]  # a table with nothing but things on it is framed round them
+    if anchor:
+        pts = np.concatenate(anchor)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         span = np.maximum(hi - lo, 1e-3)
         card_px = min(card_px, 0.9 * W / span[0], 0.9 * H / span[1])
         room = np.array([W, H]) - span * card_px
-        offset = rng.uniform(0.05, 0.95, 2) * room - lo * card_px
+        # loose cards and hands sometimes run off the frame's edge, as in real photos of a deal
+        slack = 0.6 * card_px if layout in ("scattered", "fanned") and rng.random() < 0.3 else 0.0
+        offset = rng.uniform(0.05, 0.95, 2) * (room + 2 * slack) - slack - lo * card_px
         quads = [(q * card_px + offset).astype(np.float32) for q in quads]
+        things = [(t, (q * card_px + offset).astype(np.float32)) for t, q in things]
     tilt = rng.uniform(*model.tilt)
     homography = _camera_homography(W, H, tilt, rng.uniform(-np.pi, np.pi))
     quads = [cv2.perspectiveTransform(q[None], homography)[0].astype(np.float32) for q in quads]
+    things = [(t, cv2.perspectiveTransform(q[None], homography)[0].astype(np.float32)) for t, q in things]
 
     # the table, drawn at a working size and seen through the same camera
     work = min(1.0, math.sqrt(1.2e6 / (W * H)))
@@ -837,6 +618,8 @@ def compose(
     # the cards, each with a soft drop shadow and its own small change of light
     drop = (rng.uniform(-0.015, 0.015) * card_px, rng.uniform(0.0, 0.02) * card_px, rng.uniform(0.01, 0.03) * card_px,
             rng.uniform(0.1, 0.4))
+    for thing, quad in things:  # under any card laid over them
+        _paste(canvas, thing, quad, np.ones(3, np.float32), (drop[0] * 2, drop[1] * 2, drop[2] * 2, drop[3]))
     for card, quad in zip(chosen, quads):
         gain = np.float32(rng.uniform(0.9, 1.04)) * rng.uniform(0.97, 1.03, 3).astype(np.float32)
         _paste(canvas, face_of[card], quad, gain, drop)
@@ -866,6 +649,7 @@ def compose(
         image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
     # the truth: what shows of each card and of its indices
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     placed = []
     for i, (card, quad) in enumerate(zip(chosen, quads)):
         later = quads[i + 1:]
@@ -873,11 +657,12 @@ def compose(
         fh, fw = face.image.shape[:2]
         to_image = cv2.getPerspectiveTransform(np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32), quad)
         zones = [cv2.perspectiveTransform(z[None], to_image)[0] for z in face.index_zones()]
-        shows = tuple(_share_showing(z, later, (W, H)) >= INDEX_SHOWS for z in zones)
+        shows = tuple(_share_showing(z, later, (W, H)) >= INDEX_SHOWS and _legible(gray, z) for z in zones)
         placed.append(PlacedCard(card, quad, round(_share_showing(quad, later, (W, H), 96), 3), shows))  # type: ignore[arg-type]
     readable = Counter(p.card.rank for p in placed if p.readable)
     books = tuple(r for r in Rank if readable[r] >= 4)
-    return Composite(image, tuple(placed), books, table, light, layout, camera, faces, seed, laid)
+    return Composite(image, tuple(placed), books, table, light, layout, camera, faces, seed, laid,
+                     tuple(t.kind for t, _ in things))
 
 
 def composites(count: int, seed: int, **options: object) -> Iterator[Composite]:
@@ -886,19 +671,82 @@ def composites(count: int, seed: int, **options: object) -> Iterator[Composite]:
         yield compose(seed + i, **options)  # type: ignore[arg-type]
 
 
-def frames(composite: Composite, n: int, seed: int = 0) -> list[np.ndarray]:
+def _hand(frame: np.ndarray, rng: np.random.Generator, target: np.ndarray, card_px: float) -> None:
+    """A hand reaching in from the nearest frame edge over ``target`` (in place): a palm and four fingers."""
+    h, w = frame.shape[:2]
+    skin = random_colour(rng, (10, 30), (0.25, 0.55), (0.45, 0.9))
+    mask = np.zeros((h, w), np.uint8)
+    edge = np.array([[target[0], 0], [target[0], h], [0, target[1]], [w, target[1]]], np.float32)
+    start = edge[int(np.argmin(np.linalg.norm(edge - target, axis=1)))]
+    direction = (target - start) / max(1e-3, float(np.linalg.norm(target - start)))
+    palm = target - direction * card_px * 0.6
+    cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in palm), 255, int(card_px * 0.9))  # the arm
+    angle = float(np.degrees(np.arctan2(direction[1], direction[0])))
+    cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (int(card_px * 0.6), int(card_px * 0.5)), angle, 0, 360, 255, -1)
+    side = np.array([-direction[1], direction[0]])
+    for k in range(4):
+        base = palm + direction * card_px * 0.5 + side * card_px * (k - 1.5) * 0.22
+        tip = base + direction * card_px * rng.uniform(0.5, 0.8)
+        cv2.line(mask, tuple(int(v) for v in base), tuple(int(v) for v in tip), 255, max(2, int(card_px * 0.16)))
+    alpha = cv2.GaussianBlur(mask, (0, 0), max(1.0, card_px * 0.02)).astype(np.float32)[..., None] / 255
+    shade = 0.8 + 0.25 * value_noise(rng, h, w, card_px)[..., None]
+    frame[:] = np.clip(frame * (1 - alpha) + skin * shade * alpha, 0, 255).astype(np.uint8)
+
+
+def frames(composite: Composite, n: int, seed: int = 0, hand: bool = False) -> list[np.ndarray]:
     """``n`` frames of ``composite`` as a live camera sends them about half a second apart: the same table,
     each frame with its own sensor noise, a flicker of exposure and a shake of up to a pixel (labels still
-    hold to within that pixel)."""
+    hold to within that pixel). With ``hand``, a hand reaches over the cards in the middle frame."""
     rng = np.random.default_rng([composite.seed, seed])
     h, w = composite.image.shape[:2]
     out = []
-    for _ in range(n):
+    for i in range(n):
         shake = np.float32([[1, 0, rng.uniform(-1, 1)], [0, 1, rng.uniform(-1, 1)]])
         frame = cv2.warpAffine(composite.image, shake, (w, h), borderMode=cv2.BORDER_REPLICATE)
         frame = cv2.convertScaleAbs(frame, alpha=float(rng.uniform(0.95, 1.05)))
         grain = np.empty((h, w, 3), np.int16)
         cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
         cv2.randn(grain, 0, float(rng.uniform(1.0, 3.0)))
-        out.append(cv2.add(frame, grain, dtype=cv2.CV_8U))
+        frame = cv2.add(frame, grain, dtype=cv2.CV_8U)
+        if hand and i == n // 2 and composite.cards:
+            card_px = float(np.median([np.linalg.norm(p.quad[1] - p.quad[0]) for p in composite.cards]))
+            _hand(frame, rng, composite.cards[int(rng.integers(len(composite.cards)))].quad.mean(axis=0), card_px)
+        out.append(frame)
     return out
+
+
+def _main(argv: list[str] | None = None) -> int:
+    """``python -m tabletop.vision.scenes OUT [--count N] [--seed S] [--split held_out] [--faces real] ...``:
+    write composites as JPEG with one JSON line of labels each (``labels.jsonl``), to look at or to train on."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description=_main.__doc__.splitlines()[0] if _main.__doc__ else None)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--split", choices=SPLITS, default="held_out")
+    parser.add_argument("--faces", choices=("real", "rendered"), default="real")
+    parser.add_argument("--face-split", choices=("train", "held_out"), default=None)
+    parser.add_argument("--table", choices=list(TABLES), default=None)
+    parser.add_argument("--light", choices=LIGHTS, default=None)
+    parser.add_argument("--layout", choices=LAYOUTS, default=None)
+    parser.add_argument("--camera", choices=list(CAMERAS), default=None)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with (args.out / "labels.jsonl").open("w") as labels:
+        for c in composites(args.count, args.seed, split=args.split, faces=args.faces, face_split=args.face_split,
+                            table=args.table, light=args.light, layout=args.layout, camera=args.camera):
+            name = f"scene{c.seed:06d}.jpg"
+            cv2.imwrite(str(args.out / name), c.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            labels.write(json.dumps({
+                "path": name, "seed": c.seed, "table": c.table, "light": c.light, "layout": c.layout,
+                "camera": c.camera, "faces": c.faces, "books": [r.symbol for r in c.books],
+                "cards": [{"rank": p.card.rank.symbol, "suit": p.card.suit.value, "quad": np.round(p.quad.astype(float), 1).tolist(),
+                           "shown": p.shown, "index_shows": list(p.index_shows)} for p in c.cards]}) + "\n")
+    print(f"{args.count} scenes and labels.jsonl written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

@@ -116,6 +116,8 @@ class Outcome:
     confidence: float
     absolute: float
     margin: float
+    policy: bool = False  # the table acts on it as understand() decides (costly intents confirmed)
+    missing: str | None = None  # the one slot tabletop asks for ("Ana, which rank?")
 
     def acts(self, act: float, margin: float) -> bool:
         return self.best is not None and self.absolute >= understanding._FLOOR and self.confidence >= act and self.margin >= margin
@@ -133,7 +135,8 @@ def outcomes(heard: list[Heard]) -> list[Outcome]:
         cands = u.candidates
         margin = (cands[1].cost - cands[0].cost) if len(cands) > 1 else math.inf
         absolute = math.exp(-cands[0].cost) if cands else 0.0
-        out.append(Outcome(h, u.intent.to_json() if u.intent is not None else None, u.confidence, absolute, margin))
+        out.append(Outcome(h, u.intent.to_json() if u.intent is not None else None, u.confidence, absolute, margin,
+                           u.act, u.missing))
     return out
 
 
@@ -146,7 +149,8 @@ def report(results: list[Outcome]) -> None:
     chatter = [o for o in results if o.heard.truth is None]
     act, margin = understanding._ACT, understanding._MARGIN
     print(f"commands heard: {len(commands)} ({sum(o.heard.source == 'real' for o in commands)} real yes/no), chatter: {len(chatter)}")
-    print(f"\nat the current thresholds (act at confidence >= {act}, margin >= {margin}):")
+    print(f"\nas the table acts (act at confidence >= {act}, margin >= {margin}; a heard stop, pause, undo, correction,"
+          f"\nhand count, empty hand or intent implausible in the phase is confirmed first):")
     groups: dict[str, list[Outcome]] = {}
     for o in commands:
         key = "real yes/no" if o.heard.source == "real" else ("clean" if o.heard.snr is None else f"{o.heard.snr} dB")
@@ -154,14 +158,19 @@ def report(results: list[Outcome]) -> None:
     print(f"  {'':12s} {'acted right':>12s} {'acted WRONG':>12s} {'asked, right':>13s} {'asked, wrong':>13s} {'not caught':>11s}")
     for key, group in [*groups.items(), ("all", commands)]:
         n = len(group)
-        ar = sum(o.acts(act, margin) and o.right for o in group)
-        aw = sum(o.acts(act, margin) and not o.right for o in group)
-        qr = sum(o.best is not None and not o.acts(act, margin) and o.right for o in group)
-        qw = sum(o.best is not None and not o.acts(act, margin) and not o.right for o in group)
+        ar = sum(o.policy and o.right for o in group)
+        aw = sum(o.policy and not o.right for o in group)
+        qr = sum(o.best is not None and not o.policy and o.right for o in group)
+        qw = sum(o.best is not None and not o.policy and not o.right for o in group)
         nc = sum(o.best is None for o in group)
         print(f"  {key:12s} {pct(ar, n):>12s} {pct(aw, n):>12s} {pct(qr, n):>13s} {pct(qw, n):>13s} {pct(nc, n):>11s}")
-    print(f"  chatter: acted on {pct(sum(o.acts(act, margin) for o in chatter), len(chatter))}, "
-          f"asked about {pct(sum(o.best is not None and not o.acts(act, margin) for o in chatter), len(chatter))}")
+    print(f"  chatter: acted on {pct(sum(o.policy for o in chatter), len(chatter))}, "
+          f"asked about {pct(sum(o.best is not None and not o.policy for o in chatter), len(chatter))}")
+    asked = [o for o in commands if o.best is not None and not o.policy]
+    print(f"  of the questions, asking for one slot only: {pct(sum(o.missing is not None for o in asked), len(asked))}")
+    wrong = [o for o in commands if o.policy and not o.right]
+    for o in wrong:
+        print(f"  acted wrongly: said {o.heard.truth}, heard {o.heard.transcript.text!r} -> {o.best}")
 
     print("\nreliability (readings with a best intent): stated confidence vs share right")
     edges = (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.01)

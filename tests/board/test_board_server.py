@@ -46,6 +46,8 @@ def test_shared_board_needs_its_random_token(capfd: pytest.CaptureFixture[str]) 
         assert get(local + "/")[0] == 404 and get(local + "/state")[0] == 404 and get(local + "/events")[0] == 404
         assert get(f"{local}/{other.token}/")[0] == 404
         assert get(f"{local}/{board.token}/")[0] == 200 and get(f"{local}/{board.token}/state")[0] == 200
+        status, page = get(f"{local}/{board.token}")  # redirected to the page, whose links are relative
+        assert status == 200 and b"EventSource" in page
         assert board.url.endswith(f":{board.port}/{board.token}/") and "0.0.0.0" not in board.url
         qr = board.qr_text()
         assert board.url in qr and "█" in qr
@@ -101,3 +103,14 @@ def test_the_board_sits_at_the_edge() -> None:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tabletop")
     }
     assert imported <= {"tabletop", "tabletop.board.page", "tabletop.board.server", "tabletop.board.view"}, imported
+
+
+def test_a_board_that_cannot_listen_starts_no_game(tmp_path: Path) -> None:
+    with Board() as taken:
+        out = subprocess.run(
+            tabletop_command() + ["play", "--text", "--board", "--board-port", str(taken.port), "--players", "Ana",
+                                  "Ben", "--journal", str(tmp_path / "g.jsonl")],
+            input="whose turn is it\n", capture_output=True, text=True, timeout=60,
+        )
+    assert out.returncode != 0 and "--board-port" in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert out.stdout == "" and not (tmp_path / "g.jsonl").exists()

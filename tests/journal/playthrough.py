@@ -60,4 +60,7 @@ def _most(state: object, asker: int, target: int, rank: object) -> int:
     """The most cards of ``rank`` the target can hand over without contradicting the record."""
     s = state
     held = s.knowledge.holds_at_least(asker, rank) or 1  # type: ignore[attr-defined]
-    return min(s.hands[target], 4 - held - 4 * s.times_booked(rank), 3)  # type: ignore[attr-defined]
+    # what the other players are known to hold counts too (the referee questions a count it rules out)
+    others = sum(s.knowledge.holds_at_least(p, rank) for p in range(len(s.players))  # type: ignore[attr-defined]
+                 if p not in (asker, target))
+    return min(s.hands[target], 4 - held - others - 4 * s.times_booked(rank), 3)  # type: ignore[attr-defined]

@@ -134,7 +134,34 @@ def test_very_shaky_speech_is_not_understood() -> None:
 def test_a_close_runner_up_with_another_meaning_asks() -> None:
     result = understand(heard("ben do you have any sevens", 0.8, ("ben do you have any tens", 0.78)), ctx("ask"))
     assert result.intent == Ask("Ben", S)
-    assert result.confirm == "Ben, sevens?"
+    # Ben is sure, the rank is not: ask only for the rank (issue 10.2)
+    assert result.confirm == "Ana, which rank?" and result.missing == "rank" and result.likely[:2] == ("7", "10")
+
+
+def test_a_close_runner_up_with_another_target_asks_from_whom() -> None:
+    result = understand(heard("ben do you have any sevens", 0.8, ("cho do you have any sevens", 0.78)), ctx("ask"))
+    assert result.confirm == "Sevens from whom?" and result.missing == "target"
+
+
+def test_a_misheard_name_that_cant_be_asked_asks_from_whom() -> None:
+    # heard on Ana's turn: "ana give me your sixes" (Ben was said): the rank stands, the name is asked for
+    result = understand(heard("ana give me your sixes", 0.67), ctx("ask"))
+    assert result.confirm == "Sixes from whom?" and result.missing == "target"
+
+
+def test_a_heard_stop_or_undo_is_confirmed_however_clear() -> None:
+    for text, question in [("stop the game", "Stop the game?"), ("undo", "Undo the last move?"),
+                           ("pause", "Pause the game?"), ("no i said sixes", "You said sixes?")]:
+        result = understand(heard(text, 0.99), ctx("ask"))
+        assert not result.act and result.confirm == question, (text, result)
+    # typed, it is what the typist meant
+    assert understand(Transcript.typed("stop the game"), ctx("ask")).act
+
+
+def test_an_intent_implausible_in_the_phase_is_confirmed() -> None:
+    # "go fish" right after "yes" (the table waits for how many)
+    result = understand(heard("go fish", 0.99), ctx("count"))
+    assert result.intent == GoFish() and not result.act and result.confirm == "Go fish?"
 
 
 def test_n_best_agreement_acts() -> None:
@@ -254,3 +281,16 @@ def test_the_whole_vocabulary_context_prefers_no_intent_by_phase() -> None:
                            ("lucky fish", Lucky()), ("book of sevens", Book(S))]:
         result = understand(heard(text.lower().replace(",", "").replace("?", ""), 0.9), context)
         assert result.intent == expected and result.act, text
+
+
+def test_a_correction_that_repeats_the_question_is_not_a_confirmation() -> None:
+    from tabletop.referee.intents import Correct
+
+    partial = Ask("Ben", Rank.ACE)
+    context = Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="confirm", expects="yes_no", partial=partial)
+    # "no, jacks" heard as "no aces" at "Ben, aces?" (the table bench's one wrong action)
+    result = understand(heard("no aces", 0.95), context)
+    assert result.intent != partial and not (result.act and result.intent == partial)
+    fixed = understand(heard("no jacks", 0.95), context)
+    assert fixed.intent == Ask("Ben", Rank.JACK) and fixed.act
+    assert isinstance(understand(heard("no aces", 0.95), ctx("ask")).intent, Correct)

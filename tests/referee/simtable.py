@@ -490,10 +490,10 @@ class SimulatedTable:
     def miscount(self, count: int) -> bool:
         """The target says the wrong count, then "no, N" (direct intents: the parser needs context)."""
         wrong = self.rng.choice([c for c in (1, 2, 3) if c != count])
-        ruling = self.say(f"yes, {NUMBERS[wrong]}", self.I.Answer(count=wrong), expect=("ok", "bad-count"),
+        ruling = self.say(f"yes, {NUMBERS[wrong]}", self.I.Answer(count=wrong), expect=("ok", "bad-count", "question"),
                           compare=False, undoable=False)
-        if ruling.code == "bad-count":
-            return False
+        if ruling.code in ("bad-count", "question"):  # refused, or questioned from what others are known to hold
+            return False  # the right count is said next
         self.say(f"no, {NUMBERS[count]}", self.I.Correct(count=count), undoable=False)
         self.stats.corrections += 1
         return True

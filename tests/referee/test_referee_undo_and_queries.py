@@ -62,6 +62,9 @@ def test_undo_says_what_it_took_back_in_words():
     assert say(ref, Undo()).text == "Took back: Ben's yes to Ana's sevens."
     say(ref, GoFish(), Lucky())
     assert say(ref, Undo()).text == "Took back: Ana's lucky fish."
+    ref = table()
+    hit(ref, "Ben", R.SEVEN, 2)
+    assert say(ref, Correct(count=3)).text == "Corrected: Ben gives Ana three sevens."
 
 
 def test_undo_after_the_turn_passed_takes_back_the_ask_and_the_passing():

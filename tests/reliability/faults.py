@@ -12,8 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -44,37 +42,32 @@ class Ran:
     max_rss_mb: float = 0.0
 
 
+# Runs the command as a fresh fork of a small process and reports its peak memory on stderr. Peak
+# memory (ru_maxrss) carries over exec from the process that forked: a child forked straight from
+# this big test process would report this process's size, not its own.
+_MEASURED = (
+    "import os, signal, sys\n"
+    "pid = os.fork()\n"
+    "if pid == 0:\n"
+    "    os.execv(sys.executable, [sys.executable] + sys.argv[1:])\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "sys.stderr.write('\\n@maxrss %d\\n' % usage.ru_maxrss)\n"
+    "code = os.waitstatus_to_exitcode(status)\n"
+    "if code < 0:\n"
+    "    signal.signal(-code, signal.SIG_DFL)\n"
+    "    os.kill(os.getpid(), -code)\n"
+    "sys.exit(code)\n"
+)
+
+
 def cli(args: Sequence[str], stdin: bytes = b"", timeout: float = 120) -> Ran:
-    """Run the real `tabletop` program in a subprocess; measures its peak memory."""
-    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
-        proc = subprocess.Popen(tabletop_command() + list(args), stdin=subprocess.PIPE, stdout=out_file,
-                                stderr=err_file, cwd=ROOT)
-        try:
-            assert proc.stdin is not None
-            try:
-                proc.stdin.write(stdin)
-                proc.stdin.close()
-            except BrokenPipeError:
-                pass
-            deadline = time.monotonic() + timeout
-            while True:  # wait4 gives this child's own peak memory
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-                if pid:
-                    break
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"tabletop {' '.join(args)[:80]} took over {timeout} s")
-                time.sleep(0.01)
-        finally:
-            if proc.returncode is None and not pid:
-                proc.kill()
-                os.waitpid(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out_file.seek(0)
-        err_file.seek(0)
-        out, err = out_file.read(), err_file.read()
-    rss = usage.ru_maxrss / 1024
-    out_text = out.decode("utf-8")  # every output line must be valid UTF-8: this raises otherwise
-    return Ran(proc.returncode, out_text, err.decode("utf-8"), rss)
+    """Run the real `tabletop` program in a subprocess; measures its own peak memory."""
+    command = [sys.executable, "-c", _MEASURED] + tabletop_command()[1:] + list(args)
+    proc = subprocess.run(command, input=stdin, capture_output=True, cwd=ROOT, timeout=timeout)
+    err, _, measured = proc.stderr.decode("utf-8").rpartition("\n@maxrss ")
+    rss = int(measured) / 1024 if measured.strip().isdigit() else 0.0
+    out_text = proc.stdout.decode("utf-8")  # every output line must be valid UTF-8: this raises otherwise
+    return Ran(proc.returncode, out_text, err if measured else proc.stderr.decode("utf-8"), rss)
 
 
 def run_cli(args: Sequence[str], stdin: bytes = b"") -> Ran:

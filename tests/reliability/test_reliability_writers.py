@@ -74,3 +74,29 @@ def test_two_games_racing_on_one_journal_never_interleave(journal: Path) -> None
         load(journal)  # whole, and one game's lines only
         now = len([r for r in records(journal) if "text" in r])
         assert now == recorded + 10, (recorded, now)
+
+
+def test_a_reader_during_a_write_is_not_told_of_a_crash(journal: Path) -> None:
+    writer = Journal.reopen(load(journal), durable=False)
+    try:
+        with journal.open("ab") as sneak:  # as if the writer were half-way through a line
+            sneak.write(b'{"push": "ask Ana B')
+        loaded = load(journal)
+        assert loaded.torn_line is not None and "in progress" in loaded.notes[0] and "crash" not in loaded.notes[0]
+    finally:
+        writer.close()
+    assert "crash" in load(journal).notes[0]
+
+
+def test_without_unnamed_files_a_stale_temporary_file_is_swept(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.delattr(os, "O_TMPFILE", raising=False)  # a system without O_TMPFILE: named, locked temporaries
+    stale = tmp_path / ".tabletop-killed.jsonl.part"
+    stale.write_text('{"format": "tabletop-journal/1"')  # left by a tabletop killed while creating
+    table = Table.new(PLAYERS, journal=tmp_path / "game.jsonl", durable=False)
+    table.hear_text("Ben, sevens?")
+    table.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+    assert load(tmp_path / "game.jsonl").game.public() == table.game.public()

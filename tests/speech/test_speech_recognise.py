@@ -151,3 +151,62 @@ def test_rejector_accepts_a_reading_padded_with_noise_words(players) -> None:
     # Too many extra words, or a one-word reading: not enough evidence.
     assert r._agreement("some of your two ana", ["some of your two ana my i'm ben let me go"], players) == 0
     assert r._agreement("nope", ["i said nope there"], players) == 0
+
+
+def _count_context():
+    from tabletop.cards import Rank
+
+    return Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="count", asker="Ana", target="Ben",
+                   rank=Rank.SEVEN)
+
+
+def test_how_many_listens_for_counts_not_for_a_go_fish() -> None:
+    # After "yes" and "How many?" the grammar offers the count, yes/no, a correction, queries, undo
+    # and control, but no go fish, ask or book: real voices' "three" here was heard as "sorry" (a
+    # go fish) and acted on.
+    from tabletop.language.grammar import jsgf
+
+    text = jsgf(("Ana", "Ben", "Cho"), _count_context())
+    rules = {line.split(" = ")[0] for line in text.splitlines() if line.startswith("<i_")}
+    assert "<i_answer>" in rules and "<i_correct>" in rules and "<i_no>" in rules
+    assert not rules & {"<i_go_fish>", "<i_ask>", "<i_book>", "<i_lucky>"}
+
+
+@pytest.mark.parametrize("text,voice,speed,expected", [
+    ("three", "en-us", 150, {"type": "answer", "count": 3}),
+    ("two", "en", 160, {"type": "answer", "count": 2}),
+    ("go fish", "en-us+f3", 160, None),
+])
+def test_counts_heard_after_how_many(recogniser, text, voice, speed, expected) -> None:
+    ctx = _count_context()
+    heard = recogniser.hear(synth.realistic(text, voice=voice, speed=speed, seed=7), ctx)
+    got = intent_of(heard, ctx.players, ctx)
+    if expected is None:
+        assert got is None or got["type"] not in ("go_fish", "ask", "book"), f"heard {heard.text!r}"
+    else:
+        assert got == expected, f"heard {heard.text!r}"
+
+
+def test_an_ask_without_an_asker_names_someone_else_in_the_grammar() -> None:
+    # Ana's turn: "Ben, do you have any sixes" was heard as "ana do you got any sixes" (Ana asking
+    # herself), and Ben's "Ana, got any fours" as "ana ben got any fours" (Ana asking out of turn).
+    # The ask listened for is the current player's, named or not, of one of the others.
+    from tabletop.language.grammar import jsgf
+
+    ctx = Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="ask", askable={"Ana", "Ben", "Cho"})
+    text = jsgf(("Ana", "Ben", "Cho"), ctx)
+    assert "<target_other> = ben | cho;" in text
+    assert "<asker_now> = ana;" in text
+    assert "(<target_other> <r_have> [<r_any>] <rank>)" in text
+    assert "(<asker_now> asks <target_other> for [<r_any>] <rank>)" in text
+
+
+@pytest.mark.parametrize("text,voice,speed,seed", [
+    ("Ben, do you have any sixes?", "en-gb+m4", 135, 4100),
+    ("Ben, do you have any sevens?", "en-gb+m4", 150, 3),
+])
+def test_an_ask_of_ben_is_never_heard_as_ana_asking_herself(recogniser, text, voice, speed, seed) -> None:
+    ctx = Context(players=("Ana", "Ben", "Cho"), current="Ana", phase="ask", askable={"Ana", "Ben", "Cho"})
+    heard = recogniser.hear(synth.realistic(text, voice=voice, speed=speed, seed=seed), ctx)
+    got = intent_of(heard, ctx.players, ctx)
+    assert got is None or got.get("target") != "Ana", f"heard {heard.text!r}"

@@ -1,4 +1,8 @@
-"""Vosk with a real model: runs when one is installed or named by TABLETOP_VOSK_MODEL."""
+"""Vosk with a real English model: runs when one is installed or named by TABLETOP_VOSK_MODEL.
+
+No English Vosk model can be downloaded on the project's machines; the whole Vosk path is tested
+with the small Korean model instead (test_speech_vosk_korean.py).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,8 @@ from tabletop.speech.models import find_vosk_model
 MODEL = find_vosk_model()
 pytestmark = pytest.mark.skipif(
     MODEL is None,
-    reason="no Vosk model: set TABLETOP_VOSK_MODEL=DIR or run `tabletop models install` (no network here)",
+    reason="no English Vosk model: set TABLETOP_VOSK_MODEL=DIR (an unpacked vosk-model-small-en-us-0.15) or run "
+    "`tabletop models install`; it cannot be downloaded here (the Vosk path is tested with the Korean model)",
 )
 
 

@@ -25,7 +25,8 @@ def test_a_spoken_exchange_through_the_microphone(tmp_path: Path) -> None:
 
     gap = np.round(synth.noise_floor(int(1.2 * 16000), -58.0, seed=3)).astype(np.int16)
     parts = [gap]
-    for i, line in enumerate(["ben do you have any sevens", "go fish", "stop the game"]):
+    # A heard "stop the game" is confirmed before it is acted on ("Stop the game?"): the table says yes.
+    for i, line in enumerate(["ben do you have any sevens", "go fish", "stop the game", "yes"]):
         parts += [synth.realistic(line, voice="en-us", seed=10 + i).samples.astype(np.int16), gap]
     home = file_microphone_home(tmp_path, np.concatenate(parts).astype("<i2").tobytes())
     journal = tmp_path / "game.jsonl"
@@ -36,10 +37,12 @@ def test_a_spoken_exchange_through_the_microphone(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr[-2000:]
     events = [json.loads(line) for line in out.stdout.splitlines()]
-    said = [(e["intent"] or {}).get("type") for e in events[1:]]
-    assert said == ["ask", "go_fish", "control"], events
-    assert events[1]["say"] == "Ana asks Ben for sevens."
-    assert events[-1]["say"].startswith("Stopping the game")
+    heard = [e for e in events[1:] if "heard" in e]  # (a quiet moment may also settle: "Ben's turn.")
+    said = [(e["intent"] or {}).get("type") for e in heard]
+    assert said == ["ask", "go_fish", "control", "control"], events
+    assert heard[0]["say"] == "Ana asks Ben for sevens."
+    assert heard[2]["event"] == "question" and heard[2]["say"] == "Stop the game?" and heard[2]["expects"] == "yes_no"
+    assert heard[-1]["say"].startswith("Stopping the game")
     state = json.loads(subprocess.run(tabletop_command() + ["state", str(journal), "--json"],
                                       capture_output=True, text=True, check=True).stdout)
     assert state["hands"] == {"Ana": 8, "Ben": 7, "Cho": 7} and state["stock"] == 30

@@ -41,7 +41,7 @@ def run_at_a_terminal(tmp_path: Path, *args: str) -> subprocess.CompletedProcess
 def test_a_prompt_shows_whose_turn_while_tabletop_waits_for_a_line(tmp_path: Path) -> None:
     done = run_at_a_terminal(tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.count("(Ana) > ") >= len(LINES), done.stderr
+    assert done.stderr.count("(Ana's turn) > ") >= len(LINES), done.stderr
     assert ">" not in done.stdout  # the game's replies stay clean
     assert done.stdout.splitlines()[:3] == ["Deal seven cards each. Ana goes first.", "It's Ana's turn.",
                                             "Ana asks Ben for sevens."]
@@ -94,3 +94,46 @@ def test_speak_voices_the_typed_game_through_the_speaker(tmp_path: Path) -> None
     assert silent == 0  # --text alone stays quiet
     assert opening > 22050  # at least a second of speech (espeak-ng: 22050 Hz, 16-bit)
     assert game > opening + 3 * 22050, (opening, game)  # and more for every reply
+
+
+def test_at_a_terminal_the_prompt_follows_the_replies_and_the_quiet_announcement(tmp_path: Path) -> None:
+    """Everything on one terminal (as a person sees it): each prompt comes after what tabletop said, and
+    says whose turn it is then, also after the turn passes in a moment of quiet."""
+    import select
+    import time
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        tabletop_command() + ["play", "--text", "--no-fsync", "--players", "Ana", "Ben",
+                              "--journal", str(tmp_path / "g.jsonl")],
+        stdin=slave, stdout=slave, stderr=slave,
+    )
+    os.close(slave)
+    screen = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal screen
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                try:
+                    screen += os.read(master, 4096)
+                except OSError:
+                    return
+
+    try:
+        read_for(4)
+        for line in ("Ben, do you have any sevens?", "go fish"):
+            os.write(master, (line + "\n").encode())
+            read_for(3)  # the reply, then (after a quiet second) the turn passing
+        os.write(master, b"\x04")
+        read_for(2)
+        proc.wait(30)
+    finally:
+        os.close(master)
+    text = screen.decode("utf-8", "replace").replace("\r\n", "\n")
+    for said in ("Ana asks Ben for sevens.", "Go fish, Ana.", "Ben's turn."):
+        at = text.index(said)
+        assert text[:at].endswith("\n"), text  # a reply starts its own line, never after a prompt
+    assert text.rstrip().endswith("(Ben's turn) >"), text  # the last prompt, after the quiet announcement

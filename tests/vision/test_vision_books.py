@@ -8,7 +8,7 @@ import pytest
 
 from tabletop.cards import Card, Rank, Suit
 from tabletop.vision import Detection, check_book
-from tabletop.vision.books import describe
+from tabletop.vision.books import describe, judge_book
 from tabletop.vision.render import render_scene
 
 from vision_helpers import CARDS_DEV, cards, need_cards_dev, real_scenes
@@ -96,3 +96,53 @@ def test_the_real_book_of_kings_is_confirmed() -> None:
     assert {d.suit for d in check.seen} == set(Suit)  # each king's suit read too
     queens = check_book(Rank.QUEEN, [image])
     assert queens.verdict == "not_confirmed" and queens.say == "I see four kings."
+
+
+def _read(*cards_and_confidence: tuple[str, float]) -> list[Detection]:
+    out = []
+    for i, (name, confidence) in enumerate(cards_and_confidence):
+        card = Card.parse(name)
+        out.append(Detection(card.rank, card.suit, (100 * i, 0, 90, 130), confidence))
+    return out
+
+
+KINGS = [("K of spades", 0.95), ("K of hearts", 0.93), ("K of clubs", 0.9), ("K of diamonds", 0.92)]
+
+
+def test_a_live_book_is_confirmed_only_when_most_frames_show_it_whole() -> None:
+    whole = _read(*KINGS)
+    blurred = _read(*KINGS[:3], ("K of diamonds", 0.5))  # the fourth read, but not surely
+    assert judge_book(Rank.KING, [whole]).verdict == "confirmed"  # a still photo is one frame
+    assert judge_book(Rank.KING, [whole, whole, blurred]).verdict == "confirmed"
+    flicker = judge_book(Rank.KING, [whole, blurred, blurred])
+    assert flicker.verdict == "unsure"  # seen whole once in three: not consistently
+    assert flicker.say == "I see three kings. Spread the kings out so I can see a corner of each."  # as most frames
+
+
+def test_a_frame_that_reads_another_rank_where_a_king_lay_stops_a_confirmation() -> None:
+    whole = _read(*KINGS)
+    short = _read(*KINGS[:3], ("Q of hearts", 0.95))  # where the fourth king was read, a queen
+    assert judge_book(Rank.KING, [whole, whole, whole, short]).verdict == "unsure"
+    check = judge_book(Rank.KING, [short, short, whole])
+    assert check.verdict == "unsure"
+    refused = judge_book(Rank.KING, [short, short, short])
+    assert refused.verdict == "not_confirmed" and refused.say == "I see three kings and a queen."
+
+
+def test_a_hand_over_one_card_in_one_frame_does_not_stop_a_confirmation() -> None:
+    whole = _read(*KINGS)
+    covered = _read(*KINGS[:2])  # a hand over the last two kings: nothing read there
+    assert judge_book(Rank.KING, [whole, covered, whole]).verdict == "confirmed"
+    assert judge_book(Rank.KING, [covered, covered, whole]).verdict == "unsure"  # seen whole once in three
+
+
+def test_frames_that_disagree_on_which_cards_they_are_do_not_confirm_a_pair() -> None:
+    one = _read(("7 of hearts", 0.95), ("7 of clubs", 0.95))
+    other = _read(("7 of spades", 0.95), ("7 of diamonds", 0.95))
+    assert judge_book(Rank.SEVEN, [one, one, one], book_size=2).verdict == "confirmed"
+    assert judge_book(Rank.SEVEN, [one, other, one], book_size=2).verdict != "confirmed"
+
+
+def test_a_card_read_twice_is_not_two_cards_of_a_book() -> None:
+    twice = _read(*KINGS[:3], ("K of spades", 0.97))
+    assert judge_book(Rank.KING, [twice, twice, twice]).verdict != "confirmed"

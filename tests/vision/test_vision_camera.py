@@ -67,3 +67,65 @@ def test_a_missing_video_file_is_a_setup_error(tmp_path: Path) -> None:
     with pytest.raises(SetupError) as error:
         Camera(str(tmp_path / "nothing.avi"))
     assert "nothing.avi" in error.value.reason
+
+
+def test_a_look_takes_about_half_a_second_of_frames(tmp_path: Path) -> None:
+    scene = render_scene(cards("7 of hearts"), np.random.default_rng(5), effects=0.3)
+    shades = [cv2.convertScaleAbs(scene.image, alpha=1.0, beta=i) for i in range(40)]  # each frame told apart
+    slow = _write_video(tmp_path / "slow.avi", shades[:20])  # 10 frames a second: half a second is 5 frames
+    with Camera(str(slow)) as camera:
+        looked = camera.look()
+        assert len(looked) == 5
+        assert [int(round(f.mean() - looked[0].mean())) for f in looked] == [0, 1, 2, 3, 4]
+    fast = tmp_path / "fast.avi"
+    writer = cv2.VideoWriter(str(fast), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, scene.image.shape[1::-1])
+    for frame in shades:
+        writer.write(frame)
+    writer.release()
+    with Camera(str(fast)) as camera:  # 15 frames in half a second, 5 of them read, spread over it
+        looked = camera.look()
+        assert len(looked) == 5
+        steps = [int(round(f.mean() - looked[0].mean())) for f in looked]
+        assert steps[-1] >= 10 and steps == sorted(steps)  # the 15th frame, less what saturates
+        assert len(camera.look(seconds=0.1)) == 3
+
+
+def test_a_look_at_a_video_that_ends_gives_what_there_was(tmp_path: Path) -> None:
+    scene = render_scene(cards("7 of hearts"), np.random.default_rng(6), effects=0.3)
+    video = _write_video(tmp_path / "short.avi", [scene.image] * 2)
+    with Camera(str(video)) as camera:
+        assert len(camera.look()) == 2
+        with pytest.raises(SetupError):
+            camera.look()
+
+
+def _book_video(tmp_path: Path, cards_laid: list, seed: int) -> Path:
+    from tabletop.vision import scenes
+
+    laid = scenes.compose(seed, split="held_out", layout="book_square", camera="hd", light="even", cards=cards_laid)
+    return _write_video(tmp_path / "book.avi", scenes.frames(laid, 8))
+
+
+def test_a_live_look_at_three_kings_and_a_queen_is_not_a_book(tmp_path: Path) -> None:
+    from tabletop.vision import check_book, scenes
+    from tabletop.cards import Rank
+
+    if not scenes.real_faces_available():
+        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    video = _book_video(tmp_path, cards("K of spades", "K of hearts", "K of clubs", "Q of hearts"), 77)
+    with Camera(str(video)) as camera:
+        check = check_book(Rank.KING, camera.look())
+    assert check.verdict != "confirmed", check
+
+
+@pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
+def test_a_live_look_at_a_square_book_of_kings_confirms_it(tmp_path: Path) -> None:
+    from tabletop.vision import check_book, scenes
+    from tabletop.cards import Rank
+
+    if not scenes.real_faces_available():
+        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    video = _book_video(tmp_path, cards("K of spades", "K of hearts", "K of clubs", "K of diamonds"), 78)
+    with Camera(str(video)) as camera:
+        check = check_book(Rank.KING, camera.look())
+    assert check.verdict == "confirmed", check

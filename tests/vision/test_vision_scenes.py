@@ -74,3 +74,62 @@ def test_cards_look_like_cards_on_the_table() -> None:
         x, y = (top + 0.04 * (p.quad[3] - p.quad[0])).astype(int)  # the paper margin under the top edge
         assert gray[y, x] > 120  # white card on dark felt
     assert float(np.median(gray)) < 90
+
+
+def test_a_card_cut_off_by_the_frame_is_labelled_so() -> None:
+    cut = []
+    for seed in (4, 7, 13):
+        c = compose(seed, faces="rendered", layout="scattered", camera="webcam", light="even")
+        h, w = c.image.shape[:2]
+        for p in c.cards:
+            x, y, bw, bh = p.box
+            if x < 0 or y < 0 or x + bw > w or y + bh > h:
+                cut.append(p)
+                assert p.shown < 0.97
+            else:
+                assert p.shown == pytest.approx(1.0, abs=0.02) and p.index_shows == (True, True)
+    assert cut and not all(all(p.index_shows) for p in cut)
+
+
+def test_scenes_and_labels_are_written_for_other_tools(tmp_path) -> None:
+    import json
+
+    assert scenes._main([str(tmp_path), "--count", "2", "--faces", "rendered", "--camera", "webcam"]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "labels.jsonl").read_text().splitlines()]
+    assert [r["seed"] for r in rows] == [0, 1]
+    for row in rows:
+        assert (tmp_path / row["path"]).is_file() and row["table"] in TABLES
+        for card in row["cards"]:
+            assert len(card["quad"]) == 4 and card["rank"] in {r.symbol for r in Rank}
+
+
+def test_things_on_the_table_leave_the_cards_as_they_were() -> None:
+    bare = compose(3005, faces="rendered", camera="hd", clutter=False)
+    busy = compose(3005, faces="rendered", camera="hd", clutter=True)
+    assert bare.things == () and busy.things
+    assert [p.card for p in bare.cards] == [p.card for p in busy.cards]
+    assert all(np.allclose(p.quad, q.quad) for p, q in zip(bare.cards, busy.cards))
+    assert not np.array_equal(bare.image, busy.image)
+    alone = compose(3006, faces="rendered", camera="hd", layout="scattered", count=0, clutter=True)
+    assert alone.cards == () and alone.things
+
+
+def test_each_table_looks_like_what_it_is_called() -> None:
+    """Light wood and paper are light, baize is dark, cork is orange-brown: over a few seeds each."""
+    from tabletop.vision.tabletops import make_table
+
+    def mean_hsv(name: str, seed: int) -> tuple[float, float, float]:
+        import cv2
+
+        top = make_table(name, np.random.default_rng(seed), 96, 128)
+        h, s, v = cv2.cvtColor(top, cv2.COLOR_BGR2HSV).reshape(-1, 3).mean(axis=0)
+        return float(h), float(s), float(v)
+
+    for seed in range(4):
+        assert mean_hsv("light_wood", seed)[2] > 160
+        assert mean_hsv("paper", seed)[2] > 200 and mean_hsv("paper", seed)[1] < 60
+        assert mean_hsv("linen", seed)[2] > 180
+        assert mean_hsv("baize", seed)[2] < 90
+        assert mean_hsv("dark_wood", seed)[2] < 150
+        hue, sat, _ = mean_hsv("cork", seed)
+        assert 5 < hue < 25 and sat > 80  # orange-brown (OpenCV hue is degrees / 2)

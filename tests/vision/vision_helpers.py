@@ -100,3 +100,35 @@ def match_labels(detections: list[Detection], labels: list[tuple[tuple[int, int,
         if free:
             matched[max(free)[1]] = d
     return matched
+
+
+def _box_share(box: tuple[int, int, int, int], quad: np.ndarray) -> float:
+    """The share of a detection's box inside a card's quad."""
+    x, y, w, h = box
+    rect = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+    area, _ = cv2.intersectConvexConvex(rect, quad.astype(np.float32))
+    return float(area) / max(1.0, w * h)
+
+
+def score_cards(truth: list[tuple[Card, np.ndarray, bool]], detections: list[Detection], sure: float = 0.8) -> dict[str, int]:
+    """Detections scored against cards laid with known corners: ``truth`` is (card, quad, whether its index shows).
+
+    Matched one to one per rank, surest first, as COCO matches per class: a detection naming a rank is right
+    when at least half its box lies on a card of that rank not yet taken. ``cards``: cards whose index shows;
+    ``recalled``: of those, read right; ``ranked``: detections naming a rank; ``correct``: of those, right;
+    ``sure`` and ``sure_correct``: the same for reads at or above ``sure`` (what a book counts)."""
+    out = {"cards": sum(readable for _, _, readable in truth), "recalled": 0, "ranked": 0, "correct": 0, "sure": 0,
+           "sure_correct": 0}
+    matched: set[int] = set()
+    for d in sorted((d for d in detections if d.rank is not None), key=lambda d: -d.confidence):
+        out["ranked"] += 1
+        out["sure"] += d.confidence >= sure
+        shares = [(_box_share(d.box, quad), i) for i, (card, quad, _) in enumerate(truth)
+                  if i not in matched and card.rank is d.rank]
+        share, best = max(shares, default=(0.0, -1))
+        if share >= 0.5:
+            matched.add(best)
+            out["correct"] += 1
+            out["sure_correct"] += d.confidence >= sure
+            out["recalled"] += truth[best][2]
+    return out

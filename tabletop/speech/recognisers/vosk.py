@@ -1,8 +1,20 @@
 """Vosk (Kaldi) with the small US English model and a runtime grammar from the language layer.
 
 Optional: used by default when a model is installed (``tabletop models install``) or named by
-``$TABLETOP_VOSK_MODEL``. The grammar is the language layer's phrase list, including "[unk]"
-so that chatter has somewhere to go; an utterance heard as "[unk]" is no command.
+``$TABLETOP_VOSK_MODEL``. Any Vosk model folder with a runtime-grammar graph works
+(``VoskRecogniser(model_path, phrases=...)``): the tests use PyPI's small Korean model.
+
+The grammar is the language layer's phrase list. Words the model does not know are dropped
+from their phrases before the grammar is given to Vosk (and listed in ``missing_words``);
+Vosk would drop them too, but only with a log line. Chatter:
+
+- with a model that knows "[unk]" (the English models) it is added to the grammar so that
+  chatter has somewhere to go; an utterance heard as "[unk]" is no command;
+- with a model that lacks it (the small Korean model), the grammar's phrases loop, and chatter
+  comes out as a run of several phrases ("no no give me give me"): only a reading that is
+  exactly one phrase of the grammar is accepted. (Filler words made of the command words'
+  syllables swallowed the commands too, and the open decoder, at about 1 s per utterance,
+  rarely agreed even with right readings.)
 """
 
 from __future__ import annotations
@@ -82,13 +94,44 @@ class VoskRecogniser:
         self._recognisers: OrderedDict[str, Any] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._vocabulary: dict[str, bool] = {}
+        self._grammars: dict[tuple[str, ...], list[str]] = {}
+        self.missing_words: set[str] = set()  # grammar words the model does not know (dropped)
+        self.has_unk = self.knows("[unk]")
+
+    def knows(self, word: str) -> bool:
+        """Whether the model's vocabulary holds ``word``."""
+        known = self._vocabulary.get(word)
+        if known is None:
+            known = self._vocabulary[word] = int(self.model.vosk_model_find_word(word)) >= 0
+        return known
+
+    def grammar(self, phrases: Sequence[str]) -> list[str]:
+        """The phrases as Vosk is given them: unknown words dropped (and noted), "[unk]" added
+        when the model has it."""
+        key = tuple(phrases)
+        cached = self._grammars.get(key)
+        if cached is not None:
+            return cached
+        out: dict[str, None] = {}
+        for phrase in phrases:
+            if phrase == "[unk]":
+                continue
+            words = phrase.split()
+            kept = [w for w in words if self.knows(w)]
+            self.missing_words.update(w for w in words if w not in kept)
+            if kept:
+                out[" ".join(kept)] = None
+        result = [*out, "[unk]"] if self.has_unk else list(out)
+        if len(self._grammars) >= 64:
+            self._grammars.clear()
+        self._grammars[key] = result
+        return result
 
     def _recogniser_for(self, phrases: list[str]) -> Any:
         import vosk
 
-        if "[unk]" not in phrases:
-            phrases = [*phrases, "[unk]"]
-        grammar = json.dumps(phrases)
+        grammar = json.dumps(phrases, ensure_ascii=False)
         key = hashlib.sha1(grammar.encode()).hexdigest()
         rec = self._recognisers.get(key)
         if rec is None:
@@ -109,15 +152,29 @@ class VoskRecogniser:
         if not has_speech(utterance):
             return Transcript(text="", confidence=0.0, engine=self.name, decode_ms=_ms(start))
         names = tuple(players) if players else tuple(getattr(context, "players", None) or self.players)
-        phrases = self._phrases(names, context)
         with self._lock:
+            phrases = self.grammar(self._phrases(names, context))
             rec = self._recogniser_for(phrases)
             raw = utterance.raw()
             step = SAMPLE_RATE  # one second of samples at a time
             for i in range(0, len(raw), step * 2):
                 rec.AcceptWaveform(raw[i : i + step * 2])
             result = json.loads(rec.FinalResult())
-        return _transcript(result, self.name, _ms(start))
+        transcript = _transcript(result, self.name, _ms(start))
+        if not self.has_unk and transcript.text:
+            transcript = _one_phrase(transcript, set(phrases))
+        return transcript
+
+
+def _one_phrase(transcript: Transcript, phrases: set[str]) -> Transcript:
+    """Without "[unk]": chatter comes out as a run of phrases; keep only a reading that is
+    exactly one phrase (and, among the alternatives, only such readings)."""
+    if transcript.text not in phrases:
+        return Transcript(text="", confidence=0.0, engine=transcript.engine, decode_ms=transcript.decode_ms)
+    alternatives = tuple(a for a in transcript.alternatives if a.text in phrases)
+    return Transcript(
+        transcript.text, transcript.confidence, alternatives, transcript.words, transcript.engine, transcript.decode_ms
+    )
 
 
 def _strip_unk(text: str) -> tuple[str, bool]:

@@ -1,0 +1,178 @@
+"""The closed loop heard for real: espeak-ng speech decoded by the embedded PocketSphinx recogniser.
+
+Hearing safely (issue 10.1): a heard stop, pause or undo is confirmed before it is acted on.
+Repair in one step (10.2): a missing slot is listened for with a grammar narrowed to it.
+The closed loop (10.5): ``play --audio - --json`` reads WAV paths from stdin and says what it expects.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from support import tabletop_command
+
+PLAYERS = ("Ana", "Ben", "Cho")
+
+pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
+                                reason="espeak-ng is missing: apt-get install espeak-ng")
+
+
+@pytest.fixture(scope="module")
+def recogniser():
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    r = PocketSphinxRecogniser(PLAYERS)
+    r.warm_up()
+    return r
+
+
+def say(text: str, seed: int = 0):
+    from tabletop.speech import synth
+
+    return synth.realistic(text, voice="en-us", seed=seed)
+
+
+def quiet(seed: int = 0):
+    """Room noise with nobody speaking."""
+    from tabletop.speech import synth
+    from tabletop.speech.audio import Utterance
+
+    return Utterance(np.round(synth.noise_floor(16000, -50.0, seed=seed)).astype(np.int16), source="test")
+
+
+def shaky_ask():
+    """What a recogniser returns when it is sure of Ben and not of the rank (its n-best list)."""
+    from tabletop.language.transcript import Alternative, Transcript
+
+    return Transcript("ben do you have any sevens", 0.8, (Alternative("ben do you have any sevens", 0.8),
+                                                         Alternative("ben do you have any tens", 0.78)),
+                      engine="pocketsphinx")
+
+
+def test_a_missing_rank_is_asked_for_and_heard_with_a_grammar_of_ranks(recogniser) -> None:
+    from tabletop.speech.grammars import jsgf
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    asked = table.hear(shaky_ask())[-1]
+    assert asked.text == "Ana, which rank?"
+    assert asked.event["event"] == "question" and asked.event["expects"] == "rank"
+    assert "7" in asked.event["choices"] and not asked.event["changed"]
+    grammar = jsgf(PLAYERS, table.context())
+    assert "sevens" in grammar and "sixes" in grammar and "fish" not in grammar and "ben" not in grammar
+    replies = table.hear_audio(say("sixes", 1), recogniser)
+    assert replies[-1].text == "Ana asks Ben for sixes.", [r.event for r in replies]
+    assert table.pending is None
+
+
+def test_after_two_misses_the_two_likeliest_ranks_are_offered(recogniser) -> None:
+    from tabletop.speech.grammars import jsgf
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear(shaky_ask())
+    first = table.hear_audio(quiet(1), recogniser)[-1]
+    assert first.event["event"] == "question" and table.pending.misses == 1
+    second = table.hear_audio(quiet(2), recogniser)[-1]
+    assert second.text.endswith("Sevens or tens?") and second.event["choices"] == ["7", "10"]
+    assert "sixes" not in jsgf(PLAYERS, table.context())  # now it listens for the two alone
+    replies = table.hear_audio(say("tens", 3), recogniser)
+    assert replies[-1].text == "Ana asks Ben for tens."
+
+
+def test_a_how_many_is_heard_with_a_grammar_of_counts(recogniser) -> None:
+    from tabletop.speech.grammars import jsgf
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    asked = table.hear_text("yes")[-1]
+    assert asked.event["event"] == "question" and asked.event["expects"] == "count"
+    assert asked.event["choices"] == ["1", "2", "3"]
+    grammar = jsgf(PLAYERS, table.context())
+    assert "three" in grammar and "sevens" not in grammar and "fish" not in grammar
+    replies = table.hear_audio(say("two", 4), recogniser)
+    assert replies[-1].text.startswith("Ben gives Ana two sevens."), [r.event for r in replies]
+
+
+# ("stop the game" itself is rejected as chatter by today's recogniser in these voices: see the report)
+@pytest.mark.parametrize("line, question", [("stop", "Stop the game?"), ("pause", "Pause the game?"),
+                                            ("undo", "Undo the last move?")])
+def test_a_heard_stop_pause_or_undo_is_confirmed_and_no_undoes_nothing(recogniser, line: str, question: str) -> None:
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    table.hear_text("go fish")
+    before = table.game.public()
+    asked = table.hear_audio(say(line, 5), recogniser)[-1]
+    assert asked.text == question and asked.event["expects"] == "yes_no", asked.event
+    assert not table.stopped and not table.paused and table.game.public() == before
+    table.hear_audio(say("no", 6), recogniser)
+    assert not table.stopped and not table.paused and table.game.public() == before and table.pending is None
+
+
+def test_a_script_plays_the_closed_loop_through_stdin(tmp_path: Path) -> None:
+    """``play --audio - --json``: one WAV path a line; after each, its events and then "listening"."""
+    from tabletop.speech.audio import write_wav
+
+    def wav(name: str, text: str, seed: int) -> str:
+        return str(write_wav(tmp_path / f"{name}.wav", say(text, seed)))
+
+    proc = subprocess.Popen(tabletop_command() + ["play", "--audio", "-", "--json", "--players", *PLAYERS,
+                                                  "--journal", str(tmp_path / "g.jsonl")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+
+    def until_listening() -> list[dict]:
+        out = []
+        while True:
+            event = json.loads(lines.get(timeout=120))
+            if event["event"] == "listening":
+                return out
+            out.append(event)
+
+    def send(path: str) -> list[dict]:
+        proc.stdin.write(path + "\n")
+        proc.stdin.flush()
+        return until_listening()
+
+    try:
+        assert until_listening()[0]["event"] == "start"
+        stop = send(wav("stop", "stop", 7))
+        assert stop[-1]["event"] == "question" and stop[-1]["expects"] == "yes_no", stop
+        kept = send(wav("no", "no", 8))
+        assert kept[-1]["say"] == "Okay, say it again."
+        ask = send(wav("ask", "ben do you have any sevens", 9))
+        # the ask, or a question about it that says what it expects
+        assert ask[-1]["event"] == "question" or ask[-1]["say"] == "Ana asks Ben for sevens.", ask
+        bad = send(str(tmp_path / "missing.wav"))
+        assert bad[-1]["event"] == "error"
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=120)
+    assert proc.returncode == 0, proc.stderr.read()[-2000:] if proc.stderr else ""
+
+
+@pytest.mark.parametrize("answer", ["no sixes", "sixes"])
+def test_a_confirmation_accepts_the_corrected_slot_itself(recogniser, answer: str) -> None:
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    shaky = Transcript("ben do you have any sevens", 0.3, (Alternative("ben do you have any sevens", 0.3),),
+                       engine="pocketsphinx")
+    asked = table.hear(shaky)[-1]
+    assert asked.text == "Ben, sevens?" and asked.event["expects"] == "yes_no"
+    replies = table.hear_audio(say(answer, 11), recogniser)
+    assert replies[-1].text == "Ana asks Ben for sixes.", [r.event for r in replies]

@@ -1,0 +1,160 @@
+"""Cards at a real family table: every held-out table, light, layout and camera, composited from the real
+photos of the 52 faces (``tabletop.vision.scenes``) on tables no model was built or tuned on.
+
+Non-book scenes use the 13 held-out faces (one of every rank); books need all four of a rank, so they use
+all 52 (the reader is built from rendered faces only, so none of the photos was seen by it). The floors are
+per small group of scenes, below the bench's targets (97% recall, 99% precision over many scenes), so a
+failure here is a real regression and not noise; a false book is never allowed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.cards import Card, Rank, Suit
+from tabletop.vision import see
+from tabletop.vision import scenes
+from tabletop.vision.books import SURE, judge_book
+from tabletop.vision.scenes import BOOK_LAYOUTS, LIGHTS, Composite, compose, table_names
+
+from vision_helpers import score_cards
+
+pytestmark = pytest.mark.skipif(not scenes.real_faces_available(),
+                                reason=f"real card faces not found at {scenes.FACES_DIR} (shared/data beside the checkout)")
+
+# Issue 11's targets, which the card finder (being reworked by helper `finder`) does not yet reach: on small
+# groups of these scenes today it reads about 40% of the cards. Not strict, since which groups pass moves with
+# every change to the finder; take the mark off once it lands. The false-book tests carry no mark: they hold now.
+PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
+
+
+RECALL_FLOOR = 0.9
+PRECISION_FLOOR = 0.97
+HELD_OUT_TABLES = table_names("held_out")
+LIGHT_TABLES = ("light_wood", "linen", "paper", "marble")
+SEED = 5150
+
+
+def _score(composites: list[Composite]) -> tuple[dict[str, int], list[str]]:
+    """Per-card counts over the composites, and every false book a claim of any rank in view would confirm."""
+    total: dict[str, int] = {}
+    false = []
+    for c in composites:
+        detections = see(c.image)
+        counts = score_cards([(p.card, p.quad, p.readable) for p in c.cards], detections)
+        total = {k: total.get(k, 0) + v for k, v in counts.items()}
+        for rank in {p.card.rank for p in c.cards} | {d.rank for d in detections if d.rank is not None}:
+            if c.count(rank) < 4 and judge_book(rank, [detections]).verdict == "confirmed":
+                false.append(f"seed {c.seed} {c.table} {c.layout}: {rank.plural}")
+    return total, false
+
+
+def _assert_floors(composites: list[Composite]) -> None:
+    total, false = _score(composites)
+    assert false == []
+    assert total["cards"] > 0
+    assert total["recalled"] >= RECALL_FLOOR * total["cards"], total
+    assert total["correct"] >= PRECISION_FLOOR * total["ranked"], total
+
+
+def _cards(seed: int, **options: object) -> Composite:
+    return compose(seed, split="held_out", face_split="held_out", **options)  # type: ignore[arg-type]
+
+
+@PENDING
+@pytest.mark.parametrize("table", HELD_OUT_TABLES)
+def test_cards_are_read_on_every_table(table: str) -> None:
+    _assert_floors([_cards(SEED + i, table=table, layout=layout, camera="hd", light="even", count=5)
+                    for i, layout in enumerate(("row", "scattered", "touching"))])
+
+
+@PENDING
+@pytest.mark.parametrize("light", LIGHTS)
+def test_cards_are_read_in_every_light(light: str) -> None:
+    _assert_floors([_cards(SEED + 100 + i, table=HELD_OUT_TABLES[(i + LIGHTS.index(light)) % len(HELD_OUT_TABLES)],
+                           layout=("row", "scattered", "touching")[i], camera="hd", light=light, count=5)
+                    for i in range(3)])
+
+
+@PENDING
+@pytest.mark.parametrize("layout", ("scattered", "row", "touching", "overlapping", "fanned"))
+def test_cards_are_read_in_every_layout(layout: str) -> None:
+    _assert_floors([_cards(SEED + 200 + i, layout=layout, camera="hd", light="even", count=6) for i in range(3)])
+
+
+@PENDING
+def test_a_webcam_at_an_angle_reads_the_cards() -> None:
+    _assert_floors([_cards(SEED + 300 + i, layout="scattered", camera="webcam", light="even", count=5) for i in range(2)])
+
+
+@PENDING
+def test_a_row_of_cards_on_a_light_table_is_read() -> None:
+    """The issue's photo: cards in a clean row on a light table (it read 0 of 13)."""
+    rows = [_cards(SEED + 320 + i, layout="row", table=table, camera="fullhd", light="even", count=5)
+            for i, table in enumerate(LIGHT_TABLES)]
+    total, false = _score(rows)
+    assert false == []
+    assert total["recalled"] >= RECALL_FLOOR * total["cards"], total
+
+
+@PENDING
+@pytest.mark.parametrize("camera", ("hd", "phone"))
+def test_a_square_book_of_kings_on_light_wood_is_confirmed(camera: str) -> None:
+    """The issue's failing case: the real kings laid 2×2 on a light wooden table, read as one king."""
+    c = compose(SEED + 400, split="held_out", table="light_wood", layout="book_square", book=Rank.KING, count=0,
+                camera=camera, light="even")
+    assert c.books == (Rank.KING,)
+    frames = scenes.frames(c, 3) if camera == "hd" else [c.image]  # live: half a second of frames; a photo: one
+    check = judge_book(Rank.KING, [see(f) for f in frames])
+    assert check.verdict == "confirmed", check
+    assert check.say == "I see four kings."
+
+
+@PENDING
+@pytest.mark.parametrize("layout", BOOK_LAYOUTS)
+def test_a_book_laid_as_people_lay_it_is_confirmed_live(layout: str) -> None:
+    c = compose(SEED + 500 + BOOK_LAYOUTS.index(layout), split="held_out", layout=layout, camera="hd", light="even")
+    rank = c.book_layout
+    assert rank is not None and rank in c.books
+    check = judge_book(rank, [see(f) for f in scenes.frames(c, 3)])
+    assert check.verdict == "confirmed", (c.table, rank, check)
+
+
+@pytest.mark.parametrize("layout", BOOK_LAYOUTS)
+def test_three_of_a_rank_and_another_laid_as_a_book_are_never_confirmed(layout: str) -> None:
+    three = [Card(Rank.KING, s) for s in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS)]
+    trap = compose(SEED + 600 + BOOK_LAYOUTS.index(layout), split="held_out", layout=layout, camera="hd",
+                   light="even", cards=three + [Card.parse("Q of hearts")])
+    check = judge_book(Rank.KING, [see(f) for f in scenes.frames(trap, 3)])
+    assert check.verdict != "confirmed", check
+
+
+def test_no_false_book_on_any_held_out_table() -> None:
+    """Random scenes of every kind (lights, layouts, cameras up to full HD): a claim of any rank read or laid
+    with fewer than four on the table is never confirmed."""
+    composites = [compose(SEED + 700 + i, split="held_out", camera=("webcam", "hd", "fullhd")[i % 3]) for i in range(9)]
+    _, false = _score(composites)
+    assert false == []
+
+
+@PENDING
+def test_a_hand_passing_over_a_book_in_one_frame_does_not_stop_it() -> None:
+    c = compose(SEED + 800, split="held_out", layout="book_row", camera="hd", light="even", count=1)
+    check = judge_book(c.book_layout, [see(f) for f in scenes.frames(c, 5, hand=True)])  # type: ignore[arg-type]
+    assert check.verdict == "confirmed", check
+
+
+def test_a_hand_over_three_of_a_rank_never_makes_a_book() -> None:
+    trap = compose(SEED + 810, split="held_out", layout="book_row", camera="hd", light="even",
+                   cards=[Card(Rank.SEVEN, s) for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)] + [Card.parse("8 of clubs")])
+    for seed in range(2):
+        assert judge_book(Rank.SEVEN, [see(f) for f in scenes.frames(trap, 5, seed, hand=True)]).verdict != "confirmed"
+
+
+def test_things_on_the_table_are_never_read_surely_as_cards() -> None:
+    """A score pad, a phone, cups, coins and the deck's box on held-out tables, with no card: nothing a book counts."""
+    for i in range(8):
+        c = compose(SEED + 900 + i, split="held_out", camera=("webcam", "hd", "fullhd")[i % 3], layout="scattered",
+                    count=0, clutter=True, light="even")
+        assert c.things and not c.cards
+        assert [d for d in see(c.image) if d.rank is not None and d.confidence >= SURE] == [], (c.seed, c.table, c.things)
