@@ -274,6 +274,16 @@ def cant_give(target: str, asked: int, most: int) -> str:
     return f"{target} can't give {number(asked)}: at most {number(most)}."
 
 
+def count_is_book(rank: Rank, giver: str) -> str:
+    """"yes, four": four of a rank make a book and never change hands; say why and ask again."""
+    return f"Four {rank.plural} make a book, so {giver} can't hand over four. How many: one, two or three?"
+
+
+def names_sound_the_same(first: str, second: str) -> str:
+    """Two names only their spelling tells apart ("Zoe", "Zoë"), refused before the deal."""
+    return f"{first} and {second} sound the same, so I couldn't tell them apart: call one of them by a nickname"
+
+
 def only_has(player: str, n: int) -> str:
     return f"{player} has only {cards(n)}."
 

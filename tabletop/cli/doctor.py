@@ -26,8 +26,40 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _check(name: str, ok: bool, detail: str = "", fix: str | None = None) -> dict[str, Any]:
-    return {"check": name, "ok": ok, "detail": detail, "fix": fix}
+def _check(name: str, ok: bool, detail: str = "", fix: str | None = None, tips: list[str] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"check": name, "ok": ok, "detail": detail, "fix": fix}
+    if tips:
+        out["tips"] = tips
+    return out
+
+
+QUIET_ROOM_DBFS = -55.0
+"""A second recorded at the table quieter than this: the microphone is far from everyone."""
+
+
+def _engine_check(level: float | None) -> dict[str, Any]:
+    """Which recogniser a game would use, and what would make it hear the table better."""
+    import importlib.util
+
+    from tabletop.speech.models import VOSK_SMALL_EN_US, find_vosk_model
+
+    vosk = find_vosk_model()
+    tips = []
+    if vosk is not None:
+        detail = f"Vosk, with {vosk.name} (the better recogniser)"
+    else:
+        detail = "PocketSphinx, with its embedded US English model"
+        tips.append(
+            f"install the Vosk small English model ({round(VOSK_SMALL_EN_US.size / 1e6)} MB), which hears better: "
+            "tabletop models install (or, on a machine that is offline, tabletop models install --from FILE.zip)"
+        )
+    if importlib.util.find_spec("tabletop.cli.enroll") is not None:
+        tips.append("enroll each player's voice, so tabletop learns how your table speaks: tabletop enroll --players Ana Ben")
+    if level is not None and level < QUIET_ROOM_DBFS:
+        tips.append(f"the microphone hears the table faintly ({level:.0f} dBFS): move it closer to the players")
+    else:
+        tips.append("put the microphone in the middle of the table, close to every player and away from the speaker")
+    return _check("speech engine", True, detail, None, tips)
 
 
 def _audio_checks(play: bool, device: Any) -> list[dict[str, Any]]:
@@ -72,6 +104,7 @@ def _audio_checks(play: bool, device: Any) -> list[dict[str, Any]]:
             from tabletop.speech.audio import rms_dbfs
 
             level = rms_dbfs(samples)
+            _LEVEL[0] = level
             if level <= -90:
                 out.append(_check("recording", False, "recorded one second of digital silence", "unmute the microphone: `alsamixer` (F4 for capture)"))
             else:
@@ -81,7 +114,11 @@ def _audio_checks(play: bool, device: Any) -> list[dict[str, Any]]:
     return out
 
 
+_LEVEL: list[float | None] = [None]  # the level _audio_checks recorded, for the engine's tips
+
+
 def checks(play: bool = True, device: Any = None) -> list[dict[str, Any]]:
+    _LEVEL[0] = None
     out = _audio_checks(play, device)
     from tabletop.speech.voice import voice_problem
 
@@ -101,6 +138,7 @@ def checks(play: bool = True, device: Any = None) -> list[dict[str, Any]]:
                 item.get("problem"),
             )
         )
+    out.append(_engine_check(_LEVEL[0]))
     try:
         from tabletop import vision
 
@@ -126,4 +164,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{mark} {r['check']}: {r['detail']}".rstrip(": "))
             if r["fix"]:
                 print(f"    -> {r['fix']}")
+            for tip in r.get("tips", []):
+                print(f"    tip: {tip}")
     return 0 if all(r["ok"] for r in results) else 1

@@ -18,7 +18,7 @@ from platformdirs import user_data_dir
 from tabletop import sentences
 from tabletop.cli.jsonline import json_line
 from tabletop.cli.typed import typed_lines
-from tabletop.errors import SetupError, TabletopError
+from tabletop.errors import InvalidInputError, SetupError, TabletopError
 from tabletop.rules import CHOICES, PRESETS, Rules
 from tabletop.table import Reply, Table
 
@@ -99,7 +99,64 @@ def _table(args: argparse.Namespace, eyes: Any) -> Table:
     return Table.new(args.players, rules, journal, rng=rng, durable=durable, eyes=eyes)
 
 
+class Inputs:
+    """What the game will hear from, checked before the deal so a game that cannot be played
+    never starts (no deal, no journal): the recordings read, the microphone found."""
+
+    def __init__(self, utterances: list[Any] | None = None, microphone: Any = None) -> None:
+        self.utterances = utterances
+        self.microphone = microphone
+
+
+def check_names_by_ear(players: Iterable[str]) -> None:
+    """Names the table can tell apart only in writing ("Zoe" and "Zoë") are refused before the deal.
+
+    :raises InvalidInputError: naming the two names.
+    """
+    from tabletop.language.normalise import normalise
+
+    heard: dict[tuple[str, ...], str] = {}
+    for name in players:
+        key = normalise(name)
+        if key in heard and heard[key].casefold() != name.casefold():
+            raise InvalidInputError(sentences.names_sound_the_same(heard[key], name), code="bad-name")
+        heard.setdefault(key, name)
+
+
+def check_inputs(args: argparse.Namespace) -> Inputs:
+    """Read every ``--audio`` file and find the microphone for live play, before the deal.
+
+    :raises InvalidInputError: naming every recording that cannot be played, and why; or for
+        player names that sound the same.
+    :raises SetupError: when live play has no microphone (the reason says what to do).
+    """
+    check_names_by_ear(args.players or ())
+    if args.text:
+        return Inputs()
+    if args.audio:
+        if args.audio == ["-"]:
+            return Inputs()  # paths arrive one by one on standard input
+        from tabletop.speech.audio import read_wav
+
+        utterances, problems = [], []
+        for path in args.audio:
+            try:
+                utterances.append(read_wav(path))
+            except TabletopError as error:
+                problems.append(error.reason)
+        if problems:
+            raise InvalidInputError(
+                "cannot play these recordings, so the game was not started: " + "; ".join(problems),
+                code="bad-audio",
+            )
+        return Inputs(utterances=utterances)
+    from tabletop.speech.microphone import Microphone
+
+    return Inputs(microphone=Microphone())
+
+
 def run(args: argparse.Namespace) -> int:
+    inputs = check_inputs(args)  # recordings, microphone, names: before the deal
     board = _board(args)  # listening before the deal: a board that can't be served starts no game
     try:
         table = open_table(args)
@@ -121,9 +178,9 @@ def run(args: argparse.Namespace) -> int:
         if args.text:
             _play_text(table, out, (lambda: prompt(table)) if _interactive(args) else None)
         elif args.audio:
-            _play_audio(table, args, out)
+            _play_audio(table, args, out, inputs.utterances)
         else:
-            _play_live(table, args, out)
+            _play_live(table, args, out, inputs.microphone)
         if not table.stopped:
             out.show(table.idle())
     finally:
@@ -278,7 +335,7 @@ def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = 
         ready()
 
 
-def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
+def _play_audio(table: Table, args: argparse.Namespace, out: Output, utterances: list[Any] | None = None) -> None:
     """Recorded utterances in order; ``--audio -`` reads their paths from standard input, one a line,
     and after each prints what it caused and then ``{"event": "listening"}`` (the closed loop a
     script drives: it answers tabletop's questions as a player would)."""
@@ -287,13 +344,14 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
     recogniser = _recogniser(args, table)
     closed_loop = args.audio == ["-"]
     paths: Iterable[str] = (line.strip() for line in sys.stdin) if closed_loop else args.audio
+    ready = iter(utterances) if utterances and not closed_loop else None  # read before the deal (check_inputs)
     if closed_loop:
         out.listening()
     for path in paths:
         if not path:
             continue
         try:
-            utterance = read_wav(path)
+            utterance = next(ready) if ready is not None else read_wav(path)
         except TabletopError as error:
             print(f"tabletop: {error.reason}", file=sys.stderr)
             if closed_loop:
@@ -307,13 +365,13 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output) -> None:
             out.listening()
 
 
-def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
+def _play_live(table: Table, args: argparse.Namespace, out: Output, microphone: Any = None) -> None:
     """Listen until "stop the game"; decode while players speak; settle after a moment of quiet."""
     from tabletop.speech.microphone import Microphone
 
     recogniser = _recogniser(args, table)
     heard: queue.Queue[Any] = queue.Queue()
-    with Microphone() as microphone:
+    with microphone or Microphone() as microphone:
         if out.voice is not None:
             out.voice.on_speaking(microphone.mute)
 
@@ -347,11 +405,13 @@ def _play_live(table: Table, args: argparse.Namespace, out: Output) -> None:
 def _eyes(camera: str) -> Any:
     from tabletop.table import BookEyes
     from tabletop.vision import Camera, check_book
+    from tabletop.vision.reader import shipped_reader
 
     source: int | str = int(camera) if camera.isdigit() else camera
+    reader = shipped_reader()  # a missing card reader is found before the deal, not at the first book
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.look(), book_size=book_size)  # about half a second of frames
+        return check_book(rank, cam.look(), book_size=book_size, reader=reader)  # about half a second of frames
 
     return BookEyes(look)

@@ -6,12 +6,19 @@
 ("what's", 'the', 'score')
 >>> normalise("[unk] go fish")
 ('go', 'fish')
+>>> normalise("José, got any As?")
+('jose', 'got', 'any', 'aces')
+
+Letters of any alphabet are written in ASCII (anyascii: "Zoë" -> "zoe", "Мария" -> "mariya"), so
+a name typed with or without its accents, and the recognisers' ASCII words for it, all match.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from anyascii import anyascii
 
 from tabletop.cards import Rank
 from tabletop.language.vocabulary import Vocabulary, load_vocabulary
@@ -48,7 +55,11 @@ def normalise(text: str, vocabulary: Vocabulary | None = None) -> tuple[str, ...
     vocab = vocabulary or load_vocabulary()
     if not isinstance(text, str):
         return ()
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = unicodedata.normalize("NFKC", text)
+    text = _typed(text, vocab)
+    if not text.isascii():
+        text = anyascii(text)
+    text = text.lower()
     text = _UNKNOWN.sub(" ", text)  # recognisers' markers for what they could not read
     text = _APOSTROPHES.sub("'", text)
     text = _DASHES.sub(" ", text)
@@ -61,6 +72,19 @@ def normalise(text: str, vocabulary: Vocabulary | None = None) -> tuple[str, ...
             words.append(word)
     words = words[: MAX_TOKENS + 1]
     return _rewrite(tuple(words), vocab)
+
+
+def _typed(text: str, vocab: Vocabulary) -> str:
+    """The vocabulary's ``typed`` spellings, matched with their case and never as the first word
+    ("Ben, got any As?" -> aces; "As I said" and "as" stay)."""
+    if not vocab.typed:
+        return text
+
+    def swap(match: re.Match[str]) -> str:
+        before = text[: match.start()]
+        return f" {vocab.typed[match.group(0)]} " if re.search(r"\w", before) else match.group(0)
+
+    return vocab.typed_pattern.sub(swap, text)
 
 
 def _rewrite(words: tuple[str, ...], vocab: Vocabulary) -> tuple[str, ...]:

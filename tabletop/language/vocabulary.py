@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -121,6 +122,13 @@ class Vocabulary:
     phases: Mapping[str, Mapping[str, float]]
     phase_drop: float
     intent_names: tuple[str, ...] = field(default=())
+    typed: Mapping[str, str] = field(default_factory=dict)
+    """Case-sensitive typed spellings ("As" -> "aces"), never matched as the first word."""
+
+    @functools.cached_property
+    def typed_pattern(self) -> "re.Pattern[str]":
+        words = sorted(self.typed, key=len, reverse=True)
+        return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, words)) + r")(?![\w'])")
 
     @classmethod
     def from_yaml(cls, text: str, source: str = "<string>") -> "Vocabulary":
@@ -375,4 +383,5 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
         phases=phases,
         phase_drop=drop,
         intent_names=tuple(dict.fromkeys(t.intent for t in templates)),
+        typed={str(k): str(v).lower() for k, v in (data.get("typed") or {}).items()},
     )

@@ -21,7 +21,7 @@ sitting out, the end) is the ``settle`` step, pushed when an exchange is over.
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
 
@@ -37,7 +37,15 @@ from tabletop.rules import Rules
 
 __all__ = ["Game", "Step", "Doubt", "check_names"]
 
-_NAME = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+_NAME_MARKS = "'-\u2019"  # O'Brien, Mary-Kate, O’Neil
+
+
+def _is_name(name: str) -> bool:
+    """One word of letters in any alphabet (with their accents and vowel signs), ' and -:
+    Ana, José, Zoë, Mary-Kate, O'Brien, Мария, 美玲, प्रिया."""
+    if not name or unicodedata.category(name[0])[0] != "L":
+        return False
+    return all(unicodedata.category(c)[0] in "LM" or c in _NAME_MARKS for c in name)
 
 
 @dataclass(frozen=True)
@@ -68,14 +76,14 @@ def check_names(players: Sequence[str]) -> tuple[str, ...]:
 
     :raises InvalidInputError: for an empty, repeated or multi-word name.
     """
-    names = tuple(p.strip() for p in players)
+    names = tuple(unicodedata.normalize("NFC", p.strip()) for p in players)
     for name in names:
-        if not _NAME.fullmatch(name):
+        if not _is_name(name):
             raise InvalidInputError(
-                f"player name {name!r} must be one word of letters (for example Ana or Mary-Kate)",
+                f"player name {name!r} must be one word of letters (for example Ana, José or Mary-Kate)",
                 code="bad-name",
             )
-    lowered = [n.lower() for n in names]
+    lowered = [n.casefold() for n in names]
     if len(set(lowered)) != len(lowered):
         raise InvalidInputError("two players have the same name; give everyone a different one", code="bad-name")
     return names
@@ -186,6 +194,8 @@ class Game:
             return self._others_hold(ex, None)
         if self.rules.asking == "specific-card" and a.count != 1:
             raise IllegalActionError(sentences.ONE_CARD, code="one-card")
+        if a.count >= 4 and self.rules.book_size == 4:  # "yes, four": a book, never an answer
+            raise IllegalActionError(sentences.count_is_book(ex.rank, s.players[ex.target]), code="bad-count")
         most = 4 - self.rules.book_size * s.times_booked(ex.rank) - s.knowledge.holds_at_least(ex.asker, ex.rank)
         most = min(most, s.hands[ex.target])
         if not 1 <= a.count <= most:

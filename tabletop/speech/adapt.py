@@ -206,18 +206,12 @@ def base_model(cache: Path | None = None) -> Path:
 # -- adaptation --------------------------------------------------------------------------------
 
 
-@dataclass
-class Adaptation:
-    """The result of :func:`adapt`: the adapted ``means``/``variances`` files (in ``folder``),
-    the speaker's counts against the unadapted model (``counts``, a zip), and figures."""
+class AdaptedFiles:
+    """The files an adaptation leaves in its ``folder``: adapted ``means`` and ``variances``, and the
+    speaker's ``counts`` against the unadapted model (a zip). Shared by :class:`Adaptation` and a
+    stored voice profile."""
 
     folder: Path
-    method: str
-    utterances: int
-    seconds: float
-    frames: int
-    cpu_seconds: float
-    words: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def means(self) -> Path:
@@ -230,6 +224,20 @@ class Adaptation:
     @property
     def counts(self) -> Path:
         return self.folder / "counts.zip"
+
+
+@dataclass
+class Adaptation(AdaptedFiles):
+    """The result of :func:`adapt`: the adapted ``means``/``variances`` files (in ``folder``),
+    the speaker's counts against the unadapted model (``counts``, a zip), and figures."""
+
+    folder: Path
+    method: str
+    utterances: int
+    seconds: float
+    frames: int
+    cpu_seconds: float
+    words: tuple[str, ...] = field(default_factory=tuple)
 
 
 def _run(cmd: list[str], what: str, cwd: Path | None = None) -> str:

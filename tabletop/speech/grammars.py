@@ -18,8 +18,18 @@ def _grammar_module() -> Any:
     return grammar
 
 
+def _remember_names(players: Sequence[str], context: Any) -> None:
+    """Tell the pronouncer how each name was written ("José" for the grammar's "jose")."""
+    from tabletop.language.normalise import normalise
+    from tabletop.speech.pronounce import remember_names
+
+    names = [p for p in (players or getattr(context, "players", None) or ()) if isinstance(p, str)]
+    remember_names((name, words[0]) for name in names if len(words := normalise(name)) == 1)
+
+
 def jsgf(players: Sequence[str], context: Any = None) -> str:
     """The JSGF grammar (public rule ``<command>``) for these players, narrowed by ``context``."""
+    _remember_names(players, context)
     try:
         return _jsgf_cached(tuple(players), context)
     except TypeError:  # an unhashable context: build it afresh

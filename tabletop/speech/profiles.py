@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from tabletop.errors import InvalidInputError, SetupError
+from tabletop.speech.adapt import AdaptedFiles
 from tabletop.speech.audio import Utterance
 
 __all__ = [
@@ -84,7 +85,7 @@ def profile_key(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Profile:
+class Profile(AdaptedFiles):
     """One player's enrolled voice."""
 
     name: str
@@ -94,18 +95,6 @@ class Profile:
     utterances: int
     seconds: float
     model: str  # the fingerprint of the bundled model it adapts
-
-    @property
-    def means(self) -> Path:
-        return self.folder / "means"
-
-    @property
-    def variances(self) -> Path:
-        return self.folder / "variances"
-
-    @property
-    def counts(self) -> Path:
-        return self.folder / "counts.zip"
 
     def acoustic(self) -> dict[str, str]:
         """Decoder options that load this profile's model over the bundled one."""

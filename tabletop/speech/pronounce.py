@@ -5,6 +5,12 @@ Words come from the CMU dictionary bundled with PocketSphinx. A word it lacks (n
 ARPAbet phones, or a simple letter-to-sound guess when espeak-ng is missing. No name is
 spelled out by hand.
 
+Player names may be written in any alphabet ("José", "Мария", "美玲"). The grammar holds each as
+an ASCII word (the language layer's ``normalise``: "jose", "mariya", "meiling"), and
+:func:`remember_names` tells this module how each was written, so the name is phonemised from its
+own spelling, by the espeak-ng voice for its script (Russian for Cyrillic, Hindi for Devanagari...),
+beside the English reading of the ASCII word: a family says the name its own way.
+
 >>> pronunciations(["seven"])["seven"]
 ['S EH V AH N']
 >>> ipa_to_arpabet("p_ɹ_ˈɪ_j_ə")
@@ -18,8 +24,14 @@ import os
 import re
 import shutil
 import subprocess
+import threading
+import unicodedata
+from typing import Iterable
 
-__all__ = ["cmudict", "pronunciations", "guess", "ipa_to_arpabet", "letters_to_arpabet", "PHONES"]
+__all__ = [
+    "cmudict", "pronunciations", "guess", "ipa_to_arpabet", "letters_to_arpabet", "PHONES",
+    "remember_names", "script_voice", "name_pronunciations",
+]
 
 PHONES = frozenset(
     "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH".split()
@@ -38,9 +50,15 @@ _IPA = {
     "h": "HH", "x": "HH", "ç": "HH", "ɡ": "G", "g": "G", "b": "B", "d": "D", "f": "F", "k": "K",
     "m": "M", "n": "N", "p": "P", "s": "S", "t": "T", "v": "V", "z": "Z", "ʎ": "L Y", "ɲ": "N Y",
     "ɬ": "L", "ʁ": "R", "y": "UW", "ø": "ER", "œ": "ER", "ʏ": "UH",
+    # Sounds of other languages' voices (names in any alphabet), mapped to the nearest English phone.
+    "tɕ": "CH", "dʑ": "JH", "ts": "T S", "dz": "D Z", "tʂ": "CH", "dʐ": "JH", "ɕ": "SH", "ʑ": "ZH",
+    "ʂ": "SH", "ʐ": "ZH", "ä": "AA", "ɯ": "UW", "ɤ": "AH", "ɨ": "IH", "ʉ": "UW", "ɵ": "ER", "ɘ": "AH",
+    "ɞ": "ER", "ɽ": "R", "ɺ": "L", "ɭ": "L", "ɳ": "N", "ʈ": "T", "ɖ": "D", "c": "K", "ɟ": "G",
+    "q": "K", "ɢ": "G", "ɣ": "G", "β": "B", "ɸ": "F", "ʋ": "V", "ʝ": "Y", "χ": "HH", "ħ": "HH",
+    "ɦ": "HH", "ʕ": "", "ɰ": "W", "ɥ": "Y", "ʀ": "R", "ɮ": "L", "ɱ": "M", "ɴ": "N",
 }
 _IPA_KEYS = sorted(_IPA, key=len, reverse=True)
-_STRIP = str.maketrans("", "", "ˈˌ\u200d-.̩̃ʰ")
+_STRIP = str.maketrans("", "", "ˈˌ\u200d-.̩̃ʰʲʷˠˤᵝ")
 
 
 @functools.lru_cache(maxsize=1)
@@ -65,6 +83,7 @@ def ipa_to_arpabet(ipa: str) -> str:
     phones: list[str] = []
     for token in re.split(r"[_\s]+", ipa):
         token = token.translate(_STRIP).replace("ː", "ː")
+        token = "".join(c for c in token if unicodedata.category(c) != "Mn")  # tones, nasality, length marks
         while token:
             for key in _IPA_KEYS:
                 if token.startswith(key):
@@ -112,29 +131,97 @@ def letters_to_arpabet(word: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
+def _espeak(word: str, voice: str) -> str | None:
+    """espeak-ng's reading of ``word`` in ``voice`` as ARPAbet, or None (no espeak-ng, no voice, or
+    a voice that switched to another language for it: a reading of the characters' names)."""
+    exe = shutil.which("espeak-ng")
+    if not exe:
+        return None
+    try:
+        result = subprocess.run(
+            [exe, "-v", voice, "-q", "--ipa", "--sep=_", word], capture_output=True, timeout=10, text=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    ipa = result.stdout.strip()
+    if result.returncode != 0 or not ipa or re.search(r"\([a-z-]+\)", ipa):
+        return None
+    if not voice.startswith("en"):  # a tapped r and a plain a, as other languages say them
+        ipa = ipa.replace("ɾ", "r").replace("a", "ä")
+    phones = ipa_to_arpabet(ipa)
+    if phones and all(p in PHONES for p in phones.split()):
+        return phones
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
 def guess(word: str, voice: str = "en-us") -> str:
     """An ARPAbet pronunciation for a word the dictionary lacks."""
-    exe = shutil.which("espeak-ng")
-    if exe:
-        try:
-            result = subprocess.run(
-                [exe, "-v", voice, "-q", "--ipa", "--sep=_", word], capture_output=True, timeout=10, text=True
-            )
-            phones = ipa_to_arpabet(result.stdout.strip())
-            if phones and all(p in PHONES for p in phones.split()):
-                return phones
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return letters_to_arpabet(word)
+    return _espeak(word, voice) or letters_to_arpabet(word)
+
+
+# espeak-ng voices for the scripts a family may write names in (Unicode character-name prefixes).
+_SCRIPT_VOICES = (
+    ("CYRILLIC", "ru"), ("GREEK", "el"), ("ARABIC", "ar"), ("HEBREW", "he"), ("DEVANAGARI", "hi"),
+    ("BENGALI", "bn"), ("GURMUKHI", "pa"), ("GUJARATI", "gu"), ("TAMIL", "ta"), ("TELUGU", "te"),
+    ("KANNADA", "kn"), ("MALAYALAM", "ml"), ("SINHALA", "si"), ("THAI", "th"), ("HANGUL", "ko"),
+    ("HIRAGANA", "ja"), ("KATAKANA", "ja"), ("CJK", "cmn"), ("ARMENIAN", "hy"), ("GEORGIAN", "ka"),
+    ("ETHIOPIC", "am"), ("MYANMAR", "my"), ("KHMER", "km"), ("LAO", "lo"),
+)
+
+
+def script_voice(name: str) -> str | None:
+    """The espeak-ng voice for the script ``name`` is written in; None for the Latin alphabet."""
+    for char in name:
+        if not char.isalpha():
+            continue
+        label = unicodedata.name(char, "")
+        if label.startswith("LATIN"):
+            return None
+        for prefix, voice in _SCRIPT_VOICES:
+            if label.startswith(prefix):
+                return voice
+    return None
+
+
+def name_pronunciations(name: str, word: str) -> list[str]:
+    """Readings of a player's name (as written) for its grammar word (ASCII, lowercase): the name
+    read by the voice of its script, or by English for a Latin-alphabet name ("José" -> HH OW S EY),
+    then the dictionary's or English's reading of the word itself ("jose")."""
+    out: list[str] = []
+    voice = script_voice(name)
+    own = _espeak(name.lower(), voice) if voice else (_espeak(name.lower(), "en-us") if not name.isascii() else None)
+    if own:
+        out.append(own)
+    out.extend(cmudict().get(word) or [guess(word)])
+    return list(dict.fromkeys(out))
+
+
+_NAMES: dict[str, set[str]] = {}
+_NAMES_LOCK = threading.Lock()
+
+
+def remember_names(pairs: Iterable[tuple[str, str]]) -> None:
+    """Record how grammar words were written as names: (name as typed, its grammar word) pairs."""
+    with _NAMES_LOCK:
+        for name, word in pairs:
+            if name and word and name.lower() != word:
+                _NAMES.setdefault(word, set()).add(name)
 
 
 def pronunciations(words: "list[str] | set[str] | tuple[str, ...]") -> dict[str, list[str]]:
-    """word -> its ARPAbet pronunciations (dictionary entries, or one automatic guess)."""
+    """word -> its ARPAbet pronunciations (dictionary entries, or one automatic guess; a player's
+    name written in another alphabet or with accents also gets its own script's reading)."""
     table = cmudict()
     out: dict[str, list[str]] = {}
     for word in words:
         w = word.lower()
-        if w in table:
+        with _NAMES_LOCK:
+            written = sorted(_NAMES.get(w, ()))
+        if written:
+            readings = [r for name in written for r in name_pronunciations(name, w)]
+            out[w] = list(dict.fromkeys(readings))
+        elif w in table:
             out[w] = table[w]
         else:
             out[w] = [guess(w)]

@@ -365,7 +365,7 @@ class Table:
         assert self.eyes is not None
         try:
             check = self.eyes.look(intent.rank, self.game.rules.book_size)
-        except SetupError as error:
+        except SetupError as error:  # the detail (a path, a command) is printed, never spoken
             self.eyes = None
             return "no_camera", sentences.camera_problem(error.code), error.reason
         return check.verdict, check.say, ""

@@ -296,6 +296,7 @@ class CornerCandidate:
     shown: tuple[int, int, int, int]
     under: int = -1  # index (in the whole cards returned) of the card whose area holds the index corner
     confirm: bool = False  # a size guessed, not measured: a card only if its opposite index reads the same rank
+    by_index: bool = False  # hung on an index found by its ink alone (``indices.find_indices``), no outline seen
 
     @property
     def short_side(self) -> float:
@@ -651,33 +652,43 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
                     continue
                 longs = {known_long} if known_long else set()
                 longs |= {lb} if in_fan else {lb, la * _ASPECT}  # the fan's edge is not one card's width
-                tried: list[float] = []
-                on_paper: list[CornerCandidate] = []
-                partly_covered: list[CornerCandidate] = []
-                guessed: list[CornerCandidate] = []
-                for long_side in sorted(v for v in longs if v is not None):
-                    if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
-                        continue
-                    tried.append(long_side)
+
+                def hang(long_side: float, on_paper_only: bool = False) -> tuple[CornerCandidate, bool] | None:
+                    nonlocal blob_dilated
                     if blob_dilated is None:
                         blob_dilated = _paper_round(blob, contour, bite)
-                    hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip)
-                    if hung is not None:
-                        (on_paper if hung[1] else partly_covered).append(hung[0])
-                if known_long is None and not in_fan:
-                    # no whole card gives the deck's size, and the corner's edges may be cut short (a pen, paper
-                    # lying on them) or run on (the card lies on paper): try a ladder of sizes where the card lies
-                    # wholly on paper; one is kept only if the card's two indices agree at it
-                    long_side = min_long
-                    while long_side <= max_long:
-                        if not any(abs(long_side - t) < 0.06 * t for t in tried):
-                            if blob_dilated is None:
-                                blob_dilated = _paper_round(blob, contour, bite)
-                            hung = _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip,
-                                              on_paper_only=True)
-                            if hung is not None and hung[1]:
-                                guessed.append(replace(hung[0], confirm=True))
-                        long_side *= SIZE_LADDER
-                # a card partly under a book or a cloth only where no card lying wholly on paper fits that corner
-                out += (on_paper or partly_covered) + guessed
+                    return _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip, on_paper_only)
+
+                out += _sizes_at_corner(hang, longs, (min_long, max_long), ladder=known_long is None and not in_fan)
     return out
+
+
+def _sizes_at_corner(hang: Callable, longs: set[float], size_range: tuple[float, float],
+                     ladder: bool) -> list[CornerCandidate]:
+    """The cards of the sizes ``longs`` (long sides) that ``hang`` (``_hang_card`` on one corner) fits, and with
+    ``ladder`` those of a ladder of sizes over ``size_range`` that lie wholly on paper (``confirm``: sizes only
+    guessed). A card partly under a book or a cloth is kept only where no card lying wholly on paper fits."""
+    min_long, max_long = size_range
+    tried: list[float] = []
+    on_paper: list[CornerCandidate] = []
+    partly_covered: list[CornerCandidate] = []
+    for long_side in sorted(longs):
+        if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
+            continue
+        tried.append(long_side)
+        hung = hang(long_side)
+        if hung is not None:
+            (on_paper if hung[1] else partly_covered).append(hung[0])
+    guessed: list[CornerCandidate] = []
+    if ladder:
+        # no whole card gives the deck's size, and the corner's edges may be cut short (a pen, paper lying on
+        # them) or run on (the card lies on paper): try a ladder of sizes where the card lies wholly on paper; one
+        # is kept only if the card's two indices agree at it
+        long_side = min_long
+        while long_side <= max_long:
+            if not any(abs(long_side - t) < 0.06 * t for t in tried):
+                hung = hang(long_side, on_paper_only=True)
+                if hung is not None and hung[1]:
+                    guessed.append(replace(hung[0], confirm=True))
+            long_side *= SIZE_LADDER
+    return (on_paper or partly_covered) + guessed

@@ -11,6 +11,7 @@ from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
 from tabletop.vision.finder import SIZE_LADDER, CardQuad, find_cards_and_corners, warp_card
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
+from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see"]
@@ -44,11 +45,17 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
         quads, readings = [quads[i] for i in trusted], [readings[i] for i in trusted]
         partial = [replace(c, under=renumber.get(c.under, -1)) for c in partial]
     weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
+    # every index in view that no whole card read as a card holds: a card seen by its index corner (fanned, on a
+    # table its outline does not stand out from)
+    read_whole = [q for q, r in zip(quads, readings) if _reads_as_card(r)]
+    partial += [c for c in find_indices(image, [q.corners for q in read_whole])
+                if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
+    hidden = _once_by_index(hidden, [r for q, r in zip(quads, readings) if _reads_as_card(r)])
     replaced = {c.under for _, c in hidden if c.under >= 0}  # a badly fitted whole card, read at a corner instead
     detections = [Detection(r.rank, r.suit, q.box, r.confidence)
                   for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
@@ -58,6 +65,17 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
                    for r, c in hidden]
     detections.sort(key=lambda d: (d.box[1] // max(1, d.box[3]), d.box[0]))
     return detections
+
+
+INDEX_NEEDS_SUIT = True
+"""A card seen only by an index found from its ink is kept only if its suit pip reads too (the pair must be an
+index, not two specks of a carpet)."""
+INDEX_MIN_CONFIDENCE = 0.6
+"""... and only if it reads at least this surely."""
+
+
+def _reads_as_index(reading) -> bool:
+    return (reading.suit is not None or not INDEX_NEEDS_SUIT) and reading.confidence >= INDEX_MIN_CONFIDENCE
 
 
 _WEAK = 0.5
@@ -81,6 +99,16 @@ def _one_deck(partial: list, quads: list, readings: list) -> list:
     return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
 
 
+def _holds(quad: CardQuad, point: np.ndarray) -> bool:
+    """True if ``point`` lies inside the whole card ``quad``."""
+    return cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
+
+
+def _box_centre(box: tuple[int, int, int, int]) -> np.ndarray:
+    x, y, w, h = box
+    return np.array([x + w / 2, y + h / 2], np.float32)
+
+
 def _long_side(corners: np.ndarray) -> float:
     e = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
     return float(max(e[0] + e[2], e[1] + e[3]) / 2)
@@ -101,7 +129,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
                                                    lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
         if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
             reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
-        if _reads_as_card(reading):
+        if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
@@ -118,12 +146,30 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
         if any((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
                 and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand))))
                or np.linalg.norm(cand.corners[0] - other.corners[0]) < 0.3 * min(cand.short_side, other.short_side)
+               or (_same_card(seen, reading) and (_on(cand.corners[0], other) or _on(other.corners[0], cand)))
                for seen, other in kept):
             # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
             # other), or at another size; two cards of a tight fan have close centres but read apart
             continue
         kept.append((reading, cand))
     return kept
+
+
+def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
+    """Cards seen only by an index found from its ink, less one naming a card (rank and suit) already read surer
+    elsewhere in the frame: a family's deck holds each card once, and the other index of a card in a fan, hung
+    at a size guessed from its glyph, can fall outside the first's quad (bidly deals: 3 cards read twice)."""
+    kept: list[tuple] = []
+    for reading, cand in sorted(hidden, key=lambda rc: -rc[0].confidence):
+        if cand.by_index and any(_same_card(other, reading) for other in whole + [r for r, _ in kept]):
+            continue
+        kept.append((reading, cand))
+    return kept
+
+
+def _same_card(a, b) -> bool:
+    """True if two readings name the same card of the deck (rank and suit): one deck holds it once."""
+    return a.rank is b.rank and a.suit is not None and a.suit is b.suit
 
 
 def _larger_on_same_corner(big, small) -> bool:
@@ -169,14 +215,23 @@ def _on(point: np.ndarray, cand) -> bool:
 def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int, int]:
     """Box of the part of a partly hidden card that no other card found covers (its own box if none is left)."""
     x, y, w, h = cand.shown
-    region = np.zeros(shape[:2], np.uint8)
-    cv2.fillConvexPoly(region, cand.corners.astype(np.int32), 255)
-    region[:, : max(0, x)] = 0
-    region[: max(0, y)] = 0
-    region[y + h :] = 0
-    region[:, x + w :] = 0
+    # worked within the shown box (nothing outside it counts): the same as on the whole frame, and a 24 MP
+    # photo's whole frame is costly
+    # photo's whole frame is costly (a margin round it for the opening, but not past the frame's edge)
+    pad = max(3, int(0.25 * cand.short_side)) + 1
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(shape[1], x + w + pad), min(shape[0], y + h + pad)
+    if x1 <= x0 or y1 <= y0:
+        return cand.shown
+    origin = np.array([x0, y0], np.int32)
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(region, cand.corners.astype(np.int32) - origin, 255)
+    region[:, : max(0, x - x0)] = 0
+    region[: max(0, y - y0)] = 0
+    region[max(0, y + h - y0) :] = 0
+    region[:, max(0, x + w - x0) :] = 0
     for other in [o.corners for o in others] + [q.corners for q in quads]:
-        cv2.fillConvexPoly(region, other.astype(np.int32), 0)
+        cv2.fillConvexPoly(region, other.astype(np.int32) - origin, 0)
     # slivers along another card's edge (where its size or ours is guessed a little off) are not the part in view:
     # the part in view is at least an index strip wide, a quarter of the card's short side (a tenth if none is)
     for share in (0.25, 0.1):
@@ -184,5 +239,5 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
         opened = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
         if np.count_nonzero(opened) >= 0.1 * w * h:
             bx, by, bw, bh = cv2.boundingRect(opened)
-            return int(bx), int(by), int(bw), int(bh)
+            return int(bx + x0), int(by + y0), int(bw), int(bh)
     return cand.shown

@@ -50,7 +50,9 @@ class Reader:
             return cls(Mlp.load(folder / RANK_FILE), Mlp.load(folder / SUIT_FILE))
         except (OSError, KeyError, ValueError) as error:
             raise SetupError(
-                f"the card reader is missing from {folder}: build it with `python -m tabletop.vision.build`",
+                f"the card reader's files are missing or damaged in {folder}: install tabletop again "
+                f"(./start, or pip install . in the checkout), or rebuild them in a checkout with "
+                f"`python -m tabletop.vision.build`; `tabletop models verify` checks them",
                 code="no-vision-model",
             ) from error
 

@@ -5,19 +5,46 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import site
+import sys
+import sysconfig
 from pathlib import Path
 
-__all__ = ["MODEL_DIR", "RANK_FILE", "SUIT_FILE", "MANIFEST_FILE", "model_dir", "model_status"]
+__all__ = ["MODEL_DIR", "INSTALLED_SUBDIR", "RANK_FILE", "SUIT_FILE", "MANIFEST_FILE", "model_dir", "model_status"]
 
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "cards"
-"""The shipped reader: ``models/cards/`` at the root of the checkout."""
+"""The shipped reader: ``models/cards/`` at the root of the checkout (where the build writes it)."""
+INSTALLED_SUBDIR = Path("share") / "tabletop" / "models" / "cards"
+"""Where ``pip install`` puts ``models/cards/`` (pyproject's data-files), under the install's data
+path: ``sys.prefix`` for a venv or system install, ``~/.local`` for ``--user``."""
 RANK_FILE, SUIT_FILE, MANIFEST_FILE = "rank_reader.npz", "suit_reader.npz", "manifest.json"
 
 
+def _installed_dirs() -> list[Path]:
+    roots = [sysconfig.get_path("data"), sys.prefix, getattr(site, "USER_BASE", None) or ""]
+    try:
+        roots.append(sysconfig.get_path("data", f"{os.name}_user"))
+    except KeyError:
+        pass
+    seen: list[Path] = []
+    for root in roots:
+        if root and (folder := Path(root) / INSTALLED_SUBDIR) not in seen:
+            seen.append(folder)
+    return seen
+
+
 def model_dir() -> Path:
-    """The reader's folder: ``$TABLETOP_CARD_MODEL_DIR`` if set, else the shipped ``models/cards/``."""
+    """The reader's folder: ``$TABLETOP_CARD_MODEL_DIR`` if set, else the checkout's ``models/cards/``
+    (a source checkout or an editable install), else the copy ``pip install`` made."""
     override = os.environ.get("TABLETOP_CARD_MODEL_DIR")
-    return Path(override) if override else MODEL_DIR
+    if override:
+        return Path(override)
+    if (MODEL_DIR / RANK_FILE).is_file():
+        return MODEL_DIR
+    for folder in _installed_dirs():
+        if (folder / RANK_FILE).is_file():
+            return folder
+    return MODEL_DIR
 
 
 def _sha256(path: Path) -> str:

@@ -42,6 +42,7 @@ sys.path.insert(2, str(REPO / "tests" / "referee"))
 
 import simtable  # noqa: E402
 import tableside  # noqa: E402
+from tabletop.referee.referee import Ruling  # noqa: E402
 from tabletop.rules import Rules  # noqa: E402
 from tabletop.speech import synth  # noqa: E402
 
@@ -73,22 +74,6 @@ class Tally:
     spoken_true_end: int = 0
     cpu: float = 0.0
     wrongs: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Said:
-    """What the simulated table reads back from the referee's side: the ruling of the acted sentence."""
-
-    code: str
-    say: list[str]
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.say)
-
-    @property
-    def refused(self) -> bool:
-        return self.code not in ("ok", "answer", "question", "control")
 
 
 def _sentences(text: str) -> list[str]:
@@ -215,11 +200,11 @@ class SpokenTable(simtable.SimulatedTable):
             self.table.hear_text("no")  # the question left open is answered first
         return self._done(self.table.hear_text(text), text, compare)
 
-    def _done(self, replies: list[Any], text: str, compare: bool) -> _Said:
+    def _done(self, replies: list[Any], text: str, compare: bool) -> Ruling:
         acted = [r for r in replies if r.event.get("changed") or r.event.get("code") in ("control", "answer")]
         code = acted[-1].event.get("code", "ok") if acted else "ok"
         say = [s for r in replies for s in _sentences(r.text)]
-        ruling = _Said(code, say)
+        ruling = Ruling(code, say)  # what the simulated table reads back: the ruling of the acted sentence
         self.said.extend(say)
         if compare:
             self.compare(text)

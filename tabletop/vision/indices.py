@@ -1,0 +1,224 @@
+"""Find cards by their corner indices: a rank glyph with its suit pip just below it.
+
+A card's outline needs contrast against the table, and a fanned or overlapped card shows no outline
+at all; its index corner shows whatever the table. So the frame is also searched for indices: small
+ink shapes (dark or coloured, darker than the pale paper round them) that come in pairs, a rank
+glyph over a smaller suit pip of the same ink, close below it. The pair gives the card's upright
+direction (from the glyph to the pip) and its scale (the glyph's height), so a card-sized quad can
+be hung on the index for the reader to read at that one corner: the reader, not the finder, says
+whether it is a card. Nothing here looks at the table's colour or brightness.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from tabletop.vision.finder import CornerCandidate, _side_lines
+
+__all__ = ["find_indices", "GLYPH_TO_CARD"]
+
+GLYPH_TO_CARD = 0.10
+"""Rank glyph height as a share of the card's height: rendered decks 0.075-0.125 (``render.random_style``),
+the bidly faces 0.10, the Edje pinochle deck about 0.09 (measured on whole cards found)."""
+_INDEX_INSET = 0.05
+"""The index's top left lies about this share of the card's width and height in from its corner (rendered decks
+0.03-0.08 and 0.03-0.07, the bidly faces 0.04 and 0.03)."""
+_ASPECT = 88 / 63
+_FINEST_LEVEL, _COARSEST_LEVEL = 1024, 400
+"""Long sides of the finest and coarsest levels searched, each half the one before: a glyph is looked for where
+it is 7-38 pixels tall, so together they see glyphs from 7 pixels tall at 1024 to 38 at 512 (a glyph a tenth
+of a card as tall as the frame's short side in a 4:3 photo)."""
+_GLYPH_PX = (7, 26)
+_BACKGROUND_KERNEL = 31
+"""Side of the square over which the paper's level round a glyph is taken (more than a glyph at any level)."""
+_INK_CONTRAST = (14.0, 0.22)
+"""A pixel is ink when it is this much darker than the paper round it: the larger of a level difference and a
+share of the paper's level (so dim light and bright light both work)."""
+_PAPER_SATURATION = 0.42
+"""The paper round an index is grey or white ((max - min) / max of its colour below this; warm light makes white
+paper about 0.3); cork, felt and wood round their specks and grain are more coloured."""
+_PIP_SIZE = (0.4, 0.95)
+"""A suit pip's height relative to its rank glyph's (rendered decks 0.55-0.95, real decks 0.6-0.9). Two pips of a
+pip card, one over the other, are alike in size: up to 1.05 let them in as "tens" (a quick composite of the bidly
+faces: precision 88 -> 92% at 0.95, Edje photos 499 -> 500 of 527 right, bidly deals 162 -> 159 cards)."""
+_PIP_DISTANCE = (0.6, 1.9)
+"""Centre distance from rank glyph to pip, in rank glyph sizes."""
+
+
+def find_indices(frame: np.ndarray, skip: list[np.ndarray] = ()) -> list[CornerCandidate]:
+    """Card quads hung on every rank-glyph-over-pip pair in ``frame`` (BGR), in frame pixels, but those on the
+    cards ``skip`` (quads in frame pixels: whole cards already read).
+
+    Each is a ``CornerCandidate`` with its index corner first; ``shown`` is the index zone's box.
+    """
+    height, width = frame.shape[:2]
+    out: list[CornerCandidate] = []
+    longest = max(height, width)
+    side = min(longest, _FINEST_LEVEL)
+    while side >= _COARSEST_LEVEL:
+        scale = side / longest
+        level = frame if scale >= 1 else cv2.resize(frame, (round(width * scale), round(height * scale)),
+                                                     interpolation=cv2.INTER_AREA)
+        skipped = np.zeros(level.shape[:2], np.uint8)
+        for quad in skip:
+            cv2.fillConvexPoly(skipped, np.rint(np.asarray(quad) * scale).astype(np.int32), 1)
+        for corners, shown in _level_indices(level, skipped):
+            corners = (corners / scale).astype(np.float32)
+            x, y, w, h = shown
+            out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
+                                       by_index=True))
+        side //= 2
+    return out
+
+
+def _ink_mask(level: np.ndarray) -> np.ndarray:
+    """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them."""
+    lowest = cv2.min(cv2.min(level[:, :, 0], level[:, :, 1]), level[:, :, 2])
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_BACKGROUND_KERNEL, _BACKGROUND_KERNEL))
+    paper = cv2.morphologyEx(lowest, cv2.MORPH_CLOSE, kernel)
+    highest = cv2.max(cv2.max(level[:, :, 0], level[:, :, 1]), level[:, :, 2])
+    paper_high = cv2.morphologyEx(highest, cv2.MORPH_CLOSE, kernel)
+    depth = cv2.subtract(paper, lowest).astype(np.float32)
+    need = np.maximum(_INK_CONTRAST[0], _INK_CONTRAST[1] * paper.astype(np.float32))
+    grey = (paper_high.astype(np.float32) - paper) < _PAPER_SATURATION * np.maximum(paper_high.astype(np.float32), 1)
+    return ((depth > need) & grey).astype(np.uint8)
+
+
+def _level_indices(level: np.ndarray, skipped: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+    mask = _ink_mask(level)
+    gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    x, y, w, h, area = (stats[1:, i] for i in range(5))
+    size = np.maximum(w, h)
+    fill = area / np.maximum(1, w * h)
+    ok = (size >= _GLYPH_PX[0]) & (size <= _GLYPH_PX[1] * 1.45) & (area >= 12) & (fill > 0.12)
+    at = np.rint(centres[1:]).astype(int)
+    ok &= skipped[np.clip(at[:, 1], 0, skipped.shape[0] - 1), np.clip(at[:, 0], 0, skipped.shape[1] - 1)] == 0
+    ids = np.flatnonzero(ok)
+    if len(ids) < 2:
+        return []
+    c = centres[1:][ids]
+    s = size[ids].astype(np.float32)
+    # every pair: a pip below a glyph, of a pip's size, at a pip's distance
+    d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
+    ratio = s[None, :] / s[:, None]
+    near = ((d >= _PIP_DISTANCE[0] * s[:, None]) & (d <= _PIP_DISTANCE[1] * s[:, None])
+            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & (s[:, None] >= _GLYPH_PX[0]) & (s[:, None] <= _GLYPH_PX[1] * 1.45))
+    found = []
+    points: dict[int, np.ndarray] = {}
+
+    def pixels(k: int) -> np.ndarray:
+        if k not in points:
+            j = ids[k] + 1
+            x0, y0, ww, hh = stats[j, :4]
+            ys, xs = np.nonzero(labels[y0 : y0 + hh, x0 : x0 + ww] == j)
+            points[k] = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+        return points[k]
+
+    # each glyph keeps its likeliest pip and each pip its likeliest glyph (in a fan the next card's glyph sits
+    # beside this one at a pip's distance: it is a worse fit than the pip below)
+    fits = []
+    for r, p in zip(*np.nonzero(near)):
+        fit = _index_fit(pixels(r), pixels(p))
+        if fit is not None:
+            fits.append((fit[0], int(r), int(p), fit[1]))
+    fits.sort(key=lambda f: f[0])
+    glyphs_used: set[int] = set()
+    pips_used: set[int] = set()
+    for _, r, p, hung in fits:
+        if r in glyphs_used or p in pips_used or r in pips_used and p in glyphs_used:
+            continue
+        digits = [r] + _other_digits(r, p, c, s)
+        rank = np.concatenate([pixels(k) for k in digits]) if len(digits) > 1 else pixels(r)
+        if len(digits) > 1:  # a ten: hung on both its digits, or the "0" alone reads as a queen
+            refit = _index_fit(rank, pixels(p))
+            if refit is None:
+                continue
+            hung = refit[1]
+        if _card_edges(gray, rank, pixels(p)) < EDGES_NEEDED:  # the costliest test: last
+            continue
+        glyphs_used.update(digits)
+        pips_used.add(p)
+        found.append(hung)
+    return found
+
+
+def _other_digits(rank: int, pip: int, centres: np.ndarray, sizes: np.ndarray) -> list[int]:
+    """The glyphs beside ``rank`` on its line, of its height (the other digit of a "10"): within 0.25-0.8 of its
+    size across the index, 0.3 along it (rendered and real tens: the digits' centres 0.5-0.65 apart). A fan's
+    next index sits further off (the bidly deals: 1.1-1.3)."""
+    down = centres[pip] - centres[rank]
+    down = down / max(1e-6, float(np.linalg.norm(down)))
+    right = np.array([down[1], -down[0]])
+    offset = centres - centres[rank]
+    across, along = offset @ right, offset @ down
+    size = float(sizes[rank])
+    beside = ((np.abs(across) >= 0.25 * size) & (np.abs(across) <= 0.8 * size) & (np.abs(along) <= 0.3 * size)
+              & (sizes >= 0.7 * size) & (sizes <= 1.4 * size))
+    beside[[rank, pip]] = False
+    return [int(k) for k in np.flatnonzero(beside)[:1]]
+
+
+EDGES_NEEDED = 1
+"""Card edges (of the side and top by an index) that must show for a pair to be taken for an index: Edje photos
+1 / 2 needed: 500 / 499 of 527 right, 56 / 44 reads on the background; bidly deals 164 / 138 cards."""
+
+
+def _card_edges(gray: np.ndarray, rank: np.ndarray, pip: np.ndarray) -> int:
+    """How many (up to ``EDGES_NEEDED``) of the card's two edges by an index (its side left of it, its top above it) show as straight lines
+    a little way from it. Every index in view has its card's paper round it up to those edges (anything lying
+    nearer would hide it); a carpet's or a cloth's specks that pair up like an index have no such edges."""
+    down = pip.mean(axis=0) - rank.mean(axis=0)
+    down /= max(1e-6, float(np.linalg.norm(down)))
+    right = np.array([down[1], -down[0]], np.float32)
+    both = np.concatenate([rank, pip])
+    along_down, along_right = both @ down, both @ right
+    top, bottom = float((rank @ down).min()), float(along_down.max())
+    left, far = float(along_right.min()), float(along_right.max())
+    glyph_h = float((rank @ down).max()) - top + 1
+    corner = left * right + top * down
+    # the side: lines parallel to ``down`` left of the index, over the index's height
+    found = int(bool(_side_lines(gray, corner, -right, down, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, bottom - top),
+                                 need=0.75)))
+    if found >= EDGES_NEEDED:
+        return found  # enough: the other is not looked for
+    # the top: lines parallel to ``right`` above the index, over the index's width
+    if _side_lines(gray, corner, -down, right, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, far - left), need=0.75):
+        found += 1
+    return found
+
+
+def _index_fit(rank: np.ndarray, pip: np.ndarray) -> tuple[float, tuple[np.ndarray, tuple]] | None:
+    """How far ``rank`` over ``pip`` (pixel coordinates) is from a typical index (0 is typical), and the card quad
+    whose top-left index they are, or None if they do not sit as an index does: the pip below the glyph, a small
+    gap between them, the pip smaller than the glyph."""
+    down = pip.mean(axis=0) - rank.mean(axis=0)
+    down /= max(1e-6, float(np.linalg.norm(down)))
+    right = np.array([down[1], -down[0]], np.float32)  # the card lies to the index's right (x right, y down)
+    rank_down, pip_down = rank @ down, pip @ down
+    rank_right, pip_right = rank @ right, pip @ right
+    glyph_h = float(rank_down.max() - rank_down.min()) + 1
+    glyph_w = float(rank_right.max() - rank_right.min()) + 1
+    gap = float(pip_down.min() - rank_down.max())
+    if not (-0.15 * glyph_h <= gap <= 0.7 * glyph_h) or glyph_w > 1.6 * glyph_h:
+        return None
+    pip_h = float(pip_down.max() - pip_down.min()) + 1
+    pip_w = float(pip_right.max() - pip_right.min()) + 1
+    if not (_PIP_SIZE[0] * glyph_h <= pip_h <= _PIP_SIZE[1] * glyph_h) or pip_w > 1.35 * pip_h:
+        return None
+    # a typical index: the pip 0.75 of the glyph's height, 0.15 of it below
+    misfit = abs(pip_h / glyph_h - 0.75) + abs(gap / glyph_h - 0.15)
+    long_side = glyph_h / GLYPH_TO_CARD
+    short_side = long_side / _ASPECT
+    left = min(float(rank_right.min()), float(pip_right.min()))
+    top = float(rank_down.min())
+    corner = (left - _INDEX_INSET * short_side) * right + (top - _INDEX_INSET * long_side) * down
+    across, along = short_side * right, long_side * down
+    quad = np.array([corner, corner + across, corner + across + along, corner + along], np.float32)
+    zone = np.concatenate([rank, pip])
+    x0, y0 = zone.min(axis=0)
+    x1, y1 = zone.max(axis=0)
+    return misfit, (quad, (int(x0), int(y0), int(math.ceil(x1 - x0)) + 1, int(math.ceil(y1 - y0)) + 1))
