@@ -54,6 +54,7 @@ from tabletop.referee.intents import (
 )
 
 __all__ = ["Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
+           "bare_answer",
            "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
@@ -189,8 +190,9 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     # list that the narrowed grammar fills with weak neighbours ("the aces" after "sixes").
     filled = best.note == "fills the question" and absolute >= _ACT and margin >= _MARGIN
     if (confidence >= _ACT or filled) and margin >= _MARGIN:
-        if costly(best.intent, context, vocab):
+        if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab):
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
+            # So is a bare "here are": what chatter most often becomes (see bare_answer).
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
                                  text=best.text, candidates=keep)
         return Understanding(best.intent, confidence, text=best.text, candidates=keep)
@@ -237,6 +239,38 @@ def costly(intent: Intent, context: Context, vocab: Vocabulary | None = None, *,
         return False
     vocab = vocab or load_vocabulary()
     return vocab.phase_cost(context.phase, intent.type) >= _COSTLY_PHASE
+
+
+def _words_of(expression: Any) -> set[str]:
+    """Every word an expression of vocabulary.yaml can say (its rule references not followed)."""
+    from tabletop.language.expression import Alt, Seq, Word
+
+    if isinstance(expression, Word):
+        return set(expression.text.split())
+    if isinstance(expression, Alt):
+        return set().union(*(_words_of(o) for o in expression.options))
+    if isinstance(expression, Seq):
+        return set().union(*(_words_of(i) for i in expression.items))
+    return set()
+
+
+def bare_answer(intent: Intent, text: str, context: Context, vocab: Vocabulary | None = None) -> bool:
+    """Whether a heard ``intent`` is an answer with no count said in a bare form: "here are", "here
+    you go", "take it" with neither a "yes" nor a number. Spoken, such a short form is what chatter
+    most often becomes, and the open decoder agrees with the grammar on it, so the chatter rejector
+    can't catch it: real "zero"s (FSDD, Speech Commands) were heard as "here are" and acted on as
+    a "yes". It is confirmed ("Yes, you have some?") rather than acted on; "yes" itself still acts.
+
+    >>> ctx = Context(players=("Ana", "Ben"), current="Ana", phase="answer", asker="Ana", target="Ben", rank=Rank.SEVEN)
+    >>> bare_answer(Answer(None), "here are", ctx), bare_answer(Answer(None), "yes here you go", ctx)
+    (True, False)
+    """
+    if not isinstance(intent, Answer) or intent.count is not None or context.partial is not None:
+        return False
+    vocab = vocab or load_vocabulary()
+    rule = vocab.rules.get("yes")
+    yes_words = _words_of(rule) if rule is not None else {"yes"}
+    return not (set(text.lower().split()) & yes_words)
 
 
 _SLOT_OF = {Ask: ("rank", "target"), Answer: ("count",), Book: ("rank",)}
