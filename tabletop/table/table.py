@@ -380,9 +380,13 @@ class Table:
             self.paused = True
             return self._reply(sentences.PAUSED, base, intent, "control")
         if intent.what == "resume":
-            self.paused = False
             public = self.game.public()
             now = sentences.now(public["over"], public["current"], public["winners"])
+            if not self.paused:
+                # Nothing to resume: a heard "go on" (real "go"s and "no"s were heard so) changes
+                # nothing and says where the game is, rather than announcing a resume.
+                return self._reply(now, base, intent, "ok")
+            self.paused = False
             return self._reply(sentences.resumed(now), base, intent, "control")
         if intent.what == "stop":
             self.stopped = True
