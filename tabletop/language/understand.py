@@ -194,8 +194,11 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
         return Understanding(best.intent, confidence, confirm=slot_question(best.intent, "rank", context),
                              text=best.text, candidates=keep, missing="rank",
                              likely=_likely_ranks(best, ranked, context, vocab))
+    # A fill read from a lower hypothesis only ("sure" heard at "How many?", "two" among its
+    # alternatives) is not what was heard best: it is confirmed, never acted on.
+    from_below = best.note == "fills the question" and bool(hypotheses) and best.text != hypotheses[0].text
     if (confidence >= _ACT or filled) and margin >= _MARGIN:
-        if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab):
+        if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or from_below:
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
             # So is a bare "here are": what chatter most often becomes (see bare_answer).
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
