@@ -48,9 +48,11 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     # every index in view that no whole card read as a card holds: a card seen by its index corner (fanned, on a
     # table its outline does not stand out from)
     read_whole = [q for q, r in zip(quads, readings) if _reads_as_card(r)]
-    partial += [c for c in find_indices(image, [q.corners for q in read_whole])
+    deck = _deck_long_side(quads, readings)
+    long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, _DECK_SPREAD[1] * deck)
+    partial += [c for c in find_indices(image, [q.corners for q in read_whole], long_sides)
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
-    partial = _one_deck(partial, quads, readings)
+    partial = _one_deck(partial, deck)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader)
     # a corner read replaces a weakly read whole card only when it is the surer reading
@@ -89,13 +91,18 @@ _DECK_SPREAD = (0.6, 1 / 0.6)
 tilted up to about 40 degrees."""
 
 
-def _one_deck(partial: list, quads: list, readings: list) -> list:
-    """The corner candidates of a size one deck's cards can have in this frame: no smaller or larger than a
-    camera's tilt makes the whole cards read surely (both indices agreeing), when there are any."""
+def _deck_long_side(quads: list, readings: list) -> float | None:
+    """The long side of this frame's deck: the median of the whole cards read surely (both indices agreeing), or
+    None when there are none."""
     sure = [_long_side(q.corners) for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
-    if not sure:
+    return float(np.median(sure)) if sure else None
+
+
+def _one_deck(partial: list, deck: float | None) -> list:
+    """The corner candidates of a size one deck's cards can have in this frame: no smaller or larger than a
+    camera's tilt makes the whole cards of the deck (``_deck_long_side``) read surely, when there are any."""
+    if deck is None:
         return partial
-    deck = float(np.median(sure))
     return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
 
 
