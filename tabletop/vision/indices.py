@@ -32,6 +32,10 @@ _FINEST_LEVEL, _COARSEST_LEVEL = 1024, 400
 """Long sides of the finest and coarsest levels searched, each half the one before: a glyph is looked for where
 it is 7-38 pixels tall, so together they see glyphs from 7 pixels tall at 1024 to 38 at 512 (a glyph a tenth
 of a card as tall as the frame's short side in a 4:3 photo)."""
+_LINEAR_SHRINK = 0.75
+"""A level at least this share of the size it is made from is made by bilinear interpolation (every output pixel
+still draws on the input pixels nearest it: no stroke is dropped), five times cheaper than an area resize by an
+uneven ratio (1280x720 to 1024x576: 0.7 against 3.7 ms); a smaller one by averaging areas."""
 _GLYPH_PX = (7, 26)
 _BACKGROUND_KERNEL = 31
 """Side of the square over which the paper's level round a glyph is taken (more than a glyph at any level)."""
@@ -76,7 +80,8 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         # resize by an uneven ratio from the frame: 0.1 against 1.9 ms from 1280x720 to 512x288)
         size = (round(width * scale), round(height * scale))
         if scale < 1 and size != level.shape[1::-1]:
-            level = cv2.resize(level, size, interpolation=cv2.INTER_AREA)
+            shrink = size[0] / level.shape[1]
+            level = cv2.resize(level, size, interpolation=cv2.INTER_LINEAR if shrink >= _LINEAR_SHRINK else cv2.INTER_AREA)
         skipped = np.zeros(level.shape[:2], np.uint8)
         for quad in skip:
             cv2.fillConvexPoly(skipped, np.rint(np.asarray(quad) * scale).astype(np.int32), 1)
