@@ -48,9 +48,6 @@ GRAMMAR_SEARCH = {"pip": 0.1, "lw": 3.0, "beam": 1e-70, "wbeam": 1e-50, "pbeam":
 # The open decoder (chatter rejector) with somewhat wider beams too: 2 more of the same 456
 # accepted, chatter unchanged, no measurable extra CPU.
 OPEN_SEARCH = {"beam": 1e-60, "wbeam": 1e-40, "pbeam": 1e-60}
-# Above this estimated signal-to-noise ratio (dB) an utterance is clean, and only strong agreement
-# between the two decoders counts (see _agreement); None: the weak rules count at every SNR.
-STRICT_ABOVE_DB: float | None = None
 _FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
 
 
@@ -252,8 +249,7 @@ class PocketSphinxRecogniser:
             decode_ms=_ms(start),
         )
 
-    def _agreement(self, grammar_text: str, open_texts: list[str], players: Sequence[str],
-                   snr_db: float | None = None) -> float:
+    def _agreement(self, grammar_text: str, open_texts: list[str], players: Sequence[str]) -> float:
         """How far the open decoder backs the grammar's reading (0 means chatter: reject).
 
         1 for the same words as its best; 0.9 down to 0.6 for the same intent as one of its n
@@ -274,8 +270,6 @@ class PocketSphinxRecogniser:
                 if text == grammar_text or self._parse(text, players) == mine:
                     return round(0.9 - 0.3 * rank / max(1, len(open_texts) - 1), 3)
         except Exception:  # noqa: BLE001 - a parser failure is a disagreement, not a crash
-            return 0.0
-        if STRICT_ABOVE_DB is not None and snr_db is not None and snr_db >= STRICT_ABOVE_DB:
             return 0.0
         words = grammar_text.split()
         for text in open_texts[:3]:
@@ -388,7 +382,7 @@ class _Stream:
                     break
             if not open_texts and owner._open.hyp() is not None:
                 open_texts = [_clean(owner._open.hyp().hypstr)]
-            agreement = owner._agreement(text, open_texts, self.players, snr_db(b"".join(self.buffer)))
+            agreement = owner._agreement(text, open_texts, self.players)
             if agreement == 0.0:
                 return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
             if owner.nbest > 1:
@@ -407,21 +401,6 @@ class _Stream:
             engine=owner.name,
             decode_ms=_ms(start),
         )
-
-
-def snr_db(raw: bytes) -> float | None:
-    """A rough signal-to-noise ratio of one utterance (16-bit mono): its loud frames (95th
-    percentile of 30 ms frame energies) over its quiet ones (10th percentile: the lead and tail
-    a recorded utterance keeps around the speech). None for too little audio."""
-    import numpy as np
-
-    from tabletop.speech.audio import frame_energies_db
-
-    samples = np.frombuffer(raw, dtype=np.int16)
-    if len(samples) < 480 * 10:
-        return None
-    energies = frame_energies_db(samples)
-    return float(np.percentile(energies, 95) - np.percentile(energies, 10))
 
 
 def _clean(word: str) -> str:
