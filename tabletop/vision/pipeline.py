@@ -52,7 +52,7 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, _DECK_SPREAD[1] * deck)
     partial += [c for c in find_indices(image, [q.corners for q in read_whole], long_sides)
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
-    partial = _one_deck(partial, deck)
+    partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader)
     # a corner read replaces a weakly read whole card only when it is the surer reading
@@ -98,9 +98,10 @@ def _deck_long_side(quads: list, readings: list) -> float | None:
     return float(np.median(sure)) if sure else None
 
 
-def _one_deck(partial: list, deck: float | None) -> list:
+def _one_deck(partial: list, quads: list, readings: list) -> list:
     """The corner candidates of a size one deck's cards can have in this frame: no smaller or larger than a
-    camera's tilt makes the whole cards of the deck (``_deck_long_side``) read surely, when there are any."""
+    camera's tilt makes the whole cards read surely (both indices agreeing), when there are any."""
+    deck = _deck_long_side(quads, readings)
     if deck is None:
         return partial
     return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
