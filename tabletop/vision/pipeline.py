@@ -80,6 +80,9 @@ def _reads_as_index(reading) -> bool:
     return (reading.suit is not None or not INDEX_NEEDS_SUIT) and reading.confidence >= INDEX_MIN_CONFIDENCE
 
 
+_SAME_INDEX = 0.3
+"""Two hypotheses whose index corners lie this share of a short side apart are one card (``_partly_hidden``
+keeps the surer): an index hypothesis on the corner of one already read surely is not read."""
 _WEAK = 0.5
 """A whole card read less surely than this may be a bad fit: its blob's corners are read as well."""
 _PARTIAL_MIN_CONFIDENCE = 0.5
@@ -130,6 +133,9 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
+        if cand.by_index and any(_two_agree(r) and _reads_as_card(r) and np.linalg.norm(cand.corners[0] - c.corners[0])
+                                 < _SAME_INDEX * min(cand.short_side, c.short_side) for r, c in read):
+            continue  # an index already read surely from both corners of a hypothesis hung on it: the same card
         # each index warped on its own, as the top left of a view (the card turned half round for the far one):
         # a tenth of the view each, and the far one only when the first names a rank
         turned = CardQuad(np.roll(cand.corners, 2, axis=0))
