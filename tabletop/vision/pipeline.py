@@ -48,7 +48,9 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
     # every index in view that no whole card read as a card holds: a card seen by its index corner (fanned, on a
     # table its outline does not stand out from)
     read_whole = [q for q, r in zip(quads, readings) if _reads_as_card(r)]
-    partial += [c for c in find_indices(image, [q.corners for q in read_whole])
+    deck = _deck_long_side(quads, readings)
+    long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, _DECK_SPREAD[1] * deck)
+    partial += [c for c in find_indices(image, [q.corners for q in read_whole], long_sides)
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
@@ -78,6 +80,9 @@ def _reads_as_index(reading) -> bool:
     return (reading.suit is not None or not INDEX_NEEDS_SUIT) and reading.confidence >= INDEX_MIN_CONFIDENCE
 
 
+_SAME_INDEX = 0.3
+"""Two hypotheses whose index corners lie this share of a short side apart are one card (``_partly_hidden``
+keeps the surer): an index hypothesis on the corner of one already read surely is not read."""
 _WEAK = 0.5
 """A whole card read less surely than this may be a bad fit: its blob's corners are read as well."""
 _PARTIAL_MIN_CONFIDENCE = 0.5
@@ -89,13 +94,19 @@ _DECK_SPREAD = (0.6, 1 / 0.6)
 tilted up to about 40 degrees."""
 
 
+def _deck_long_side(quads: list, readings: list) -> float | None:
+    """The long side of this frame's deck: the median of the whole cards read surely (both indices agreeing), or
+    None when there are none."""
+    sure = [_long_side(q.corners) for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
+    return float(np.median(sure)) if sure else None
+
+
 def _one_deck(partial: list, quads: list, readings: list) -> list:
     """The corner candidates of a size one deck's cards can have in this frame: no smaller or larger than a
     camera's tilt makes the whole cards read surely (both indices agreeing), when there are any."""
-    sure = [_long_side(q.corners) for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
-    if not sure:
+    deck = _deck_long_side(quads, readings)
+    if deck is None:
         return partial
-    deck = float(np.median(sure))
     return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
 
 
@@ -122,6 +133,9 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
+        if cand.by_index and any(_two_agree(r) and _reads_as_card(r) and np.linalg.norm(cand.corners[0] - c.corners[0])
+                                 < _SAME_INDEX * min(cand.short_side, c.short_side) for r, c in read):
+            continue  # an index already read surely from both corners of a hypothesis hung on it: the same card
         # each index warped on its own, as the top left of a view (the card turned half round for the far one):
         # a tenth of the view each, and the far one only when the first names a rank
         turned = CardQuad(np.roll(cand.corners, 2, axis=0))

@@ -22,9 +22,11 @@ from vision_helpers import score_cards
 pytestmark = pytest.mark.skipif(not scenes.real_faces_available(),
                                 reason=f"real card faces not found at {scenes.FACES_DIR} (shared/data beside the checkout)")
 
-# Issue 11's targets, which the card finder (being reworked by helper `finder`) does not yet reach: on small
-# groups of these scenes today it reads about 40% of the cards. Not strict, since which groups pass moves with
-# every change to the finder; take the mark off once it lands. The false-book tests carry no mark: they hold now.
+# Issue 11's targets that the card finder does not yet reach (about half the cards on the held-out tables in
+# all). Not strict, since which groups pass moves with every change to the finder; a case that passes loses
+# its mark, so it guards the gain: since the index-corner finder, five held-out tables and the row of cards on
+# light tables. The false-book tests carry no mark: they hold.
+READ_NOW = ("light_wood", "linen", "tablecloth", "cork", "paper")
 PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
 
 
@@ -61,8 +63,7 @@ def _cards(seed: int, **options: object) -> Composite:
     return compose(seed, split="held_out", face_split="held_out", **options)  # type: ignore[arg-type]
 
 
-@PENDING
-@pytest.mark.parametrize("table", HELD_OUT_TABLES)
+@pytest.mark.parametrize("table", [t if t in READ_NOW else pytest.param(t, marks=PENDING) for t in HELD_OUT_TABLES])
 def test_cards_are_read_on_every_table(table: str) -> None:
     _assert_floors([_cards(SEED + i, table=table, layout=layout, camera="hd", light="even", count=5)
                     for i, layout in enumerate(("row", "scattered", "touching"))])
@@ -87,7 +88,6 @@ def test_a_webcam_at_an_angle_reads_the_cards() -> None:
     _assert_floors([_cards(SEED + 300 + i, layout="scattered", camera="webcam", light="even", count=5) for i in range(2)])
 
 
-@PENDING
 def test_a_row_of_cards_on_a_light_table_is_read() -> None:
     """The issue's photo: cards in a clean row on a light table (it read 0 of 13)."""
     rows = [_cards(SEED + 320 + i, layout="row", table=table, camera="fullhd", light="even", count=5)
