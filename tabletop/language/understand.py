@@ -54,6 +54,7 @@ from tabletop.referee.intents import (
 )
 
 __all__ = ["Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
+           "bare_answer",
            "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
@@ -188,9 +189,18 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     # well it was heard and how far it stands above the next reading, not on its share of an n-best
     # list that the narrowed grammar fills with weak neighbours ("the aces" after "sixes").
     filled = best.note == "fills the question" and absolute >= _ACT and margin >= _MARGIN
+    unsure_rank = _unsure_rank_fill(best, hypotheses, context, vocab)
+    if unsure_rank:
+        return Understanding(best.intent, confidence, confirm=slot_question(best.intent, "rank", context),
+                             text=best.text, candidates=keep, missing="rank",
+                             likely=_likely_ranks(best, ranked, context, vocab))
+    # A fill read from a lower hypothesis only ("sure" heard at "How many?", "two" among its
+    # alternatives) is not what was heard best: it is confirmed, never acted on.
+    from_below = best.note == "fills the question" and bool(hypotheses) and best.text != hypotheses[0].text
     if (confidence >= _ACT or filled) and margin >= _MARGIN:
-        if costly(best.intent, context, vocab):
+        if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or from_below:
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
+            # So is a bare "here are": what chatter most often becomes (see bare_answer).
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
                                  text=best.text, candidates=keep)
         return Understanding(best.intent, confidence, text=best.text, candidates=keep)
@@ -239,6 +249,38 @@ def costly(intent: Intent, context: Context, vocab: Vocabulary | None = None, *,
     return vocab.phase_cost(context.phase, intent.type) >= _COSTLY_PHASE
 
 
+def _words_of(expression: Any) -> set[str]:
+    """Every word an expression of vocabulary.yaml can say (its rule references not followed)."""
+    from tabletop.language.expression import Alt, Seq, Word
+
+    if isinstance(expression, Word):
+        return set(expression.text.split())
+    if isinstance(expression, Alt):
+        return set().union(*(_words_of(o) for o in expression.options))
+    if isinstance(expression, Seq):
+        return set().union(*(_words_of(i) for i in expression.items))
+    return set()
+
+
+def bare_answer(intent: Intent, text: str, context: Context, vocab: Vocabulary | None = None) -> bool:
+    """Whether a heard ``intent`` is an answer with no count said in a bare form: "here are", "here
+    you go", "take it" with neither a "yes" nor a number. Spoken, such a short form is what chatter
+    most often becomes, and the open decoder agrees with the grammar on it, so the chatter rejector
+    can't catch it: real "zero"s (FSDD, Speech Commands) were heard as "here are" and acted on as
+    a "yes". It is confirmed ("Yes, you have some?") rather than acted on; "yes" itself still acts.
+
+    >>> ctx = Context(players=("Ana", "Ben"), current="Ana", phase="answer", asker="Ana", target="Ben", rank=Rank.SEVEN)
+    >>> bare_answer(Answer(None), "here are", ctx), bare_answer(Answer(None), "yes here you go", ctx)
+    (True, False)
+    """
+    if not isinstance(intent, Answer) or intent.count is not None or context.partial is not None:
+        return False
+    vocab = vocab or load_vocabulary()
+    rule = vocab.rules.get("yes")
+    yes_words = _words_of(rule) if rule is not None else {"yes"}
+    return not (set(text.lower().split()) & yes_words)
+
+
 _SLOT_OF = {Ask: ("rank", "target"), Answer: ("count",), Book: ("rank",)}
 
 
@@ -283,6 +325,48 @@ def _implausible_slot(best: Scored, ranked: list[Scored], context: Context) -> t
                                      if isinstance(s.intent, Ask) and s.intent.rank not in context.booked))
         return "rank", likely
     return None, ()
+
+
+_SURE_FILL = 0.9
+"""A rank heard after "Ana, which rank?" is acted on only when both decoders heard exactly the same
+words (PocketSphinx's confidence is the decoders' agreement times the acoustic score: at least 0.9
+only when the open decoder's best reading is the grammar's) and those words are the rank alone. The
+narrowed rank grammar fits any sound to some rank: real "three"s were heard as "your eight", "six"
+as "ten", "five" as "nah eight", each with a confidence well above the act threshold."""
+
+
+def _unsure_rank_fill(best: Scored, hypotheses: Any, context: Context, vocab: Vocabulary) -> bool:
+    """Whether ``best`` is a rank given to tabletop's "which rank?" that is not sure enough to act on."""
+    if context.expects != "rank" or not isinstance(best.intent, Ask) or not isinstance(context.partial, Ask):
+        return False
+    if best.note not in ("fills the question", "corrects the question"):
+        return False
+    if 0 < len(context.choices) <= 2:
+        return False  # the answer to "Sixes or sevens?": a choice of two, judged as before
+    if not hypotheses or best.text != hypotheses[0].text or _clamp(hypotheses[0].confidence) < _SURE_FILL:
+        return True
+    from tabletop.language.normalise import normalise
+
+    tokens = tuple(t for t in normalise(best.text, vocab) if t not in vocab.skip_words)
+    return _slot_values("rank", context, vocab).get(tokens) != best.intent.rank
+
+
+def _likely_ranks(best: Scored, ranked: list[Scored], context: Context, vocab: Vocabulary) -> tuple[str, ...]:
+    """The ranks an unsure answer to "which rank?" may have been, likeliest first: the readings in
+    play, then the ranks the recogniser confuses with the best (``confusable_ranks``)."""
+    out: list[str] = []
+    for s in ranked:
+        if isinstance(s.intent, Ask) and s.intent.rank is not None:
+            out.append(s.intent.rank.symbol)
+    rank = best.intent.rank  # type: ignore[attr-defined]
+    for a, b in vocab.confusable_ranks:
+        other = b if rank is a else a if rank is b else None
+        if other is not None:
+            out.append(other.symbol)
+    values = tuple(dict.fromkeys(out))
+    if context.choices:
+        values = tuple(v for v in values if v in context.choices)
+    return values
 
 
 def slot_question(intent: Intent, slot: str, context: Context | None = None) -> str:

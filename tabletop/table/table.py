@@ -47,7 +47,7 @@ from tabletop.referee.intents import Answer, Ask, Book, Control, GoFish, Intent,
 from tabletop.referee.referee import Referee, Ruling
 from tabletop.referee.state import Phase
 from tabletop.rules import Rules
-from tabletop.table.pending import Pending
+from tabletop.table.pending import OFFER_AFTER, Pending
 
 __all__ = ["Table", "Reply", "BookEyes"]
 
@@ -234,7 +234,12 @@ class Table:
                 if sure:
                     return self._rule(intent, pending.text if pending.kind == "slot" else transcript.text, base)
                 if pending.kind == "slot" and heard.missing == pending.slot:
-                    self._pending = again = replace(pending.missed(), likely=_merge(heard.likely, pending.likely))
+                    likely = _merge(heard.likely, pending.likely)
+                    if pending.slot == "rank" and len(likely) >= 2:
+                        # A rank heard but not sure: offer the two likeliest now ("Threes or eights?")
+                        # about the likeliest reading, which is now what was heard
+                        pending = replace(pending, intent=intent, misses=max(pending.misses, OFFER_AFTER - 1))
+                    self._pending = again = replace(replace(pending, likely=likely).missed(), likely=likely)
                     return [self._question(again.question, base, intent, "slot", again)]
                 return self._answer(intent, transcript, heard, base)
             if pending.kind == "slot" and isinstance(intent, Yes):
@@ -375,9 +380,13 @@ class Table:
             self.paused = True
             return self._reply(sentences.PAUSED, base, intent, "control")
         if intent.what == "resume":
-            self.paused = False
             public = self.game.public()
             now = sentences.now(public["over"], public["current"], public["winners"])
+            if not self.paused:
+                # Nothing to resume: a heard "go on" (real "go"s and "no"s were heard so) changes
+                # nothing and says where the game is, rather than announcing a resume.
+                return self._reply(now, base, intent, "ok")
+            self.paused = False
             return self._reply(sentences.resumed(now), base, intent, "control")
         if intent.what == "stop":
             self.stopped = True
