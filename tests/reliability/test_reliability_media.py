@@ -70,21 +70,28 @@ def test_bad_audio_is_refused_plainly(tmp_path: Path, name: str) -> None:
     assert str(path) in refused.value.reason and len(refused.value.reason) < 300
 
 
+def _special_file(folder: Path, special: str, suffix: str, head: bytes, huge: int) -> Path:
+    """The path a test of special files reads: a device as named, or made in ``folder``: a FIFO, the
+    folder itself, a missing file, or a sparse file of ``huge`` bytes that starts as a good one (``head``)."""
+    if special == "fifo":
+        path = folder / f"fifo{suffix}"
+        os.mkfifo(path)
+        return path
+    if special == "folder":
+        return folder
+    if special in ("missing", "huge"):
+        path = folder / f"{special}{suffix}"
+        if special == "huge":
+            with path.open("wb") as out:
+                out.write(head)
+                out.truncate(huge)
+        return path
+    return Path(special)
+
+
 @pytest.mark.parametrize("special", ["/dev/zero", "/dev/urandom", "fifo", "folder", "missing", "huge"])
 def test_special_or_huge_audio_files_are_refused_at_once(tmp_path: Path, special: str) -> None:
-    path = Path(special)
-    if special == "fifo":
-        path = tmp_path / "fifo.wav"
-        os.mkfifo(path)
-    elif special == "folder":
-        path = tmp_path
-    elif special == "missing":
-        path = tmp_path / "missing.wav"
-    elif special == "huge":
-        path = tmp_path / "huge.wav"
-        with path.open("wb") as out:
-            out.write(GOOD[:44])
-            out.truncate(2**34)  # 16 GB, sparse
+    path = _special_file(tmp_path, special, ".wav", GOOD[:44], 2**34)  # 16 GB, sparse
     start = time.monotonic()
     with pytest.raises(InvalidInputError):
         read_wav(path)
@@ -184,17 +191,7 @@ def test_bad_images_are_refused_plainly(tmp_path: Path, name: str) -> None:
 
 @pytest.mark.parametrize("special", ["/dev/zero", "fifo", "folder", "huge"])
 def test_special_or_huge_image_files_are_refused_at_once(tmp_path: Path, special: str) -> None:
-    path = Path(special)
-    if special == "fifo":
-        path = tmp_path / "fifo.png"
-        os.mkfifo(path)
-    elif special == "folder":
-        path = tmp_path
-    elif special == "huge":
-        path = tmp_path / "huge.png"
-        with path.open("wb") as out:
-            out.write(_png(100, 100))
-            out.truncate(MAX_IMAGE_BYTES + 1)
+    path = _special_file(tmp_path, special, ".png", _png(100, 100), MAX_IMAGE_BYTES + 1)
     start = time.monotonic()
     with pytest.raises(InvalidInputError):
         read_image(path)
