@@ -14,14 +14,13 @@ False
 
 from __future__ import annotations
 
-import os
-import stat
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from tabletop.errors import RulesError
+from tabletop.files import FileProblem, read_bounded
 
 __all__ = ["Rules", "PRESETS", "CHOICES", "MIN_PLAYERS"]
 
@@ -216,21 +215,14 @@ def _read_rules_file(path: Path) -> str:
     """The text of a rules file: a regular file, at most MAX_RULES_FILE bytes of UTF-8."""
     name = _clip(str(path))
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)  # a FIFO must not block us
-    except OSError as error:
-        raise RulesError(f"cannot read rules file {name} ({error.strerror}): check the path", code="rules-file") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise RulesError(f"rules file {name} is not a regular file: name a .toml file", code="rules-file")
-    with os.fdopen(fd, "rb", buffering=0) as file:
-        try:
-            data = file.read(MAX_RULES_FILE + 1) or b""
-        except OSError as error:
-            raise RulesError(f"cannot read rules file {name} ({error.strerror}): check the path",
-                             code="rules-file") from None
-    if len(data) > MAX_RULES_FILE:
-        raise RulesError(f"rules file {name} is over {MAX_RULES_FILE // 1024} KiB, so it is not a rules file: "
-                         "name a .toml file with a [rules] table", code="rules-file")
+        data = read_bounded(path, MAX_RULES_FILE)
+    except FileProblem as problem:
+        if problem.kind in ("folder", "special"):
+            raise RulesError(f"rules file {name} is not a regular file: name a .toml file", code="rules-file") from None
+        if problem.kind == "too-big":
+            raise RulesError(f"rules file {name} is over {MAX_RULES_FILE // 1024} KiB, so it is not a rules file: "
+                             "name a .toml file with a [rules] table", code="rules-file") from None
+        raise RulesError(f"cannot read rules file {name} ({problem.strerror}): check the path", code="rules-file") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

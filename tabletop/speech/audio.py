@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 import struct
 import wave
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from tabletop.errors import InvalidInputError
+from tabletop.files import FileProblem, read_bounded
 
 __all__ = [
     "SAMPLE_RATE",
@@ -87,25 +87,18 @@ def read_wav(path: str | os.PathLike[str]) -> Utterance:
     """
     path = Path(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)  # a FIFO must not block
-    except FileNotFoundError:
-        raise InvalidInputError(f"{path}: no such file", code="no-file") from None
-    except OSError as error:
-        raise InvalidInputError(f"{path}: cannot read ({error.strerror})", code="no-file") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_WAV_BYTES:
-        os.close(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise InvalidInputError(f"{path}: is a directory, not a WAV file", code="not-wav")
-        if not stat.S_ISREG(info.st_mode):
-            raise InvalidInputError(f"{path}: not a regular file, so not a WAV file", code="not-wav")
-        raise InvalidInputError(f"{path}: over {MAX_WAV_BYTES // 2**20} MB; cut it into single utterances",
-                                code="too-long")
-    with os.fdopen(fd, "rb") as file:
-        try:
-            data = file.read(MAX_WAV_BYTES + 1)
-        except OSError as error:
-            raise InvalidInputError(f"{path}: cannot read ({error.strerror})", code="no-file") from None
+        data = read_bounded(path, MAX_WAV_BYTES)
+    except FileProblem as problem:
+        if problem.kind == "missing":
+            raise InvalidInputError(f"{path}: no such file", code="no-file") from None
+        if problem.kind == "folder":
+            raise InvalidInputError(f"{path}: is a directory, not a WAV file", code="not-wav") from None
+        if problem.kind == "special":
+            raise InvalidInputError(f"{path}: not a regular file, so not a WAV file", code="not-wav") from None
+        if problem.kind == "too-big":
+            raise InvalidInputError(f"{path}: over {MAX_WAV_BYTES // 2**20} MB; cut it into single utterances",
+                                    code="too-long") from None
+        raise InvalidInputError(f"{path}: cannot read ({problem.strerror})", code="no-file") from None
     return _parse_wav(data, str(path))
 
 

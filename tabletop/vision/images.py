@@ -8,8 +8,6 @@ OpenCV decodes the bytes already read.
 from __future__ import annotations
 
 import io
-import os
-import stat
 import warnings
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import cv2
 import numpy as np
 
 from tabletop.errors import InvalidInputError
+from tabletop.files import FileProblem, read_bounded
 
 __all__ = ["read_image", "MAX_PIXELS", "MAX_IMAGE_BYTES"]
 
@@ -44,24 +43,18 @@ def read_image(path: str | Path) -> np.ndarray:
 
 def _read_bounded(path: Path) -> bytes:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
-    except FileNotFoundError:
-        raise InvalidInputError(f"no image at {path}: check the path", code="bad-image") from None
-    except OSError as error:
-        raise InvalidInputError(f"can't open {path} ({error.strerror}): check the path", code="bad-image") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise InvalidInputError(f"no image at {path} (not a regular file): check the path", code="bad-image")
-    if info.st_size > MAX_IMAGE_BYTES:
-        os.close(fd)
-        raise InvalidInputError(f"{path} is over {MAX_IMAGE_BYTES // 2**20} MB, too big for a photo: use a smaller one",
-                                code="image-too-big")
-    with os.fdopen(fd, "rb") as file:
-        try:
-            return file.read(MAX_IMAGE_BYTES + 1)
-        except OSError as error:
-            raise InvalidInputError(f"can't read {path} ({error.strerror}): check the file", code="bad-image") from None
+        return read_bounded(path, MAX_IMAGE_BYTES)
+    except FileProblem as problem:
+        if problem.kind == "missing":
+            raise InvalidInputError(f"no image at {path}: check the path", code="bad-image") from None
+        if problem.kind == "cannot-open":
+            raise InvalidInputError(f"can't open {path} ({problem.strerror}): check the path", code="bad-image") from None
+        if problem.kind in ("folder", "special"):
+            raise InvalidInputError(f"no image at {path} (not a regular file): check the path", code="bad-image") from None
+        if problem.kind == "too-big":
+            raise InvalidInputError(f"{path} is over {MAX_IMAGE_BYTES // 2**20} MB, too big for a photo: use a smaller one",
+                                    code="image-too-big") from None
+        raise InvalidInputError(f"can't read {path} ({problem.strerror}): check the file", code="bad-image") from None
 
 
 def _header_size(data: bytes, path: str | Path) -> tuple[int, int]:
