@@ -204,7 +204,7 @@ class SpokenTable(simtable.SimulatedTable):
         acted = [r for r in replies if r.event.get("changed") or r.event.get("code") in ("control", "answer")]
         code = acted[-1].event.get("code", "ok") if acted else "ok"
         say = [s for r in replies for s in _sentences(r.text)]
-        ruling = Ruling(code, say)  # what the simulated table reads back: the ruling of the acted sentence
+        ruling = Ruling(None, code, say, bool(acted))  # what the simulated table reads back: the ruling of the acted sentence
         self.said.extend(say)
         if compare:
             self.compare(text)
