@@ -1,8 +1,9 @@
 """Answers said out loud, as a family says them, heard for real (espeak-ng → PocketSphinx → the table).
 
 A bare "no" or "nope" to an ask is the target's go fish (PRODUCT.md section 1: answer, miss). Heard
-clearly, it is acted on at once like "go fish": the readings "no" and "go fish" do the same thing
-right after an ask, so they back each other rather than compete, and no "Go fish?" is asked.
+clearly, it is acted on at once like "go fish": right after an ask a bare "no" is read as the go fish
+the referee rules it to be, one meaning with "go fish" rather than a rival to it, and no "Go fish?"
+is asked.
 """
 
 from __future__ import annotations
