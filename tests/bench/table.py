@@ -349,7 +349,21 @@ def play_games(recogniser: Any, snr: float | None, games: int, players: int, rul
             if verbose:
                 print("\n".join(str(error).splitlines()[:30]))
         tally.cpu += time.process_time() - t0
+        # one line a game, so a long run shows where it stands
+        level = "clean" if snr is None else f"{snr:g} dB"
+        print(f"    after game {g + 1}/{games} (seed {seed}, {level}): true end {tally.spoken_true_end}/{tally.games}, "
+              f"utterances {tally.utterances} for {tally.actions} actions, wrong {tally.wrong}, "
+              f"given up {tally.gave_up}, CPU {tally.cpu:.0f} s; by kind {_kinds(tally)}; extra {_extra(tally)}", flush=True)
     return tally
+
+
+def _kinds(tally: Tally) -> str:
+    """Utterances per intended action of each kind, costliest first: "ask 1.90 (40), ..."."""
+    return ", ".join(f"{k} {u / a:.2f} ({a})" for k, (a, u) in sorted(tally.kinds.items(), key=lambda kv: -kv[1][1]))
+
+
+def _extra(tally: Tally) -> str:
+    return ", ".join(f"{k} {n}" for k, n in sorted(tally.extra.items(), key=lambda kv: -kv[1])) or "none"
 
 
 def main() -> int:
@@ -383,10 +397,8 @@ def main() -> int:
               f"{100.0 * tally.wrong / max(1, tally.actions):.2f}% of intended actions); "
               f"questions {tally.questions}, repeats {tally.repeats}, given up (typed) {tally.gave_up}; "
               f"CPU {tally.cpu:.0f} s")
-        kinds = ", ".join(f"{k} {u / a:.2f} ({a})" for k, (a, u) in sorted(tally.kinds.items(), key=lambda kv: -kv[1][1]))
-        print(f"         utterances per action by kind (actions): {kinds}")
-        extra = ", ".join(f"{k} {n}" for k, n in sorted(tally.extra.items(), key=lambda kv: -kv[1]))
-        print(f"         extra utterances: {extra or 'none'}")
+        print(f"         utterances per action by kind (actions): {_kinds(tally)}")
+        print(f"         extra utterances: {_extra(tally)}")
         for line in tally.gave_ups[:5]:
             print(f"         gave up: {line}")
         for line in tally.derailed[:5]:
