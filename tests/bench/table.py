@@ -204,6 +204,13 @@ class SpokenTable(simtable.SimulatedTable):
                 self.tally.extra[why] = self.tally.extra.get(why, 0) + 1
             why = "unheard"  # what the next utterance is for, unless set below
             if out.kind == "acted" and matches(out.intent, meant):
+                # one utterance may act twice (a "yes" to "Ben, sevens?" heard as "yes one": the ask
+                # and an answer nobody gave): what was not meant is a wrong action too
+                for extra in tableside.acted_intents(replies)[1:]:
+                    if extra is not None and not matches(extra, meant) and extra.get("type") != meant["type"]:
+                        self.tally.wrong += 1
+                        self.tally.wrongs.append(f"{self.snr or 'clean'}: meant {meant}, said {line!r}, "
+                                                 f"also acted on {extra}")
                 return self._done(replies, text, compare)
             if out.kind == "acted":
                 self.tally.wrong += 1
