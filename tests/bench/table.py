@@ -69,6 +69,10 @@ class Derailed(Exception):
     """The spoken game can no longer follow the true table (a stop, or an unrepaired wrong action)."""
 
 
+class GaveUp(Derailed):
+    """A repair said six times and never understood (nothing changed meanwhile)."""
+
+
 @dataclass
 class Tally:
     games: int = 0
@@ -304,9 +308,12 @@ class SpokenTable(simtable.SimulatedTable):
         slot = _one_wrong_slot(heard, meant)
         if slot is not None:
             value = meant[slot]
-            self._until(speaker, f"no, I said {_slot_words(slot, value)}",
-                        lambda i: i.get("type") == "correct" and i.get(slot) == value)
-            return True
+            try:
+                self._until(speaker, f"no, I said {_slot_words(slot, value)}",
+                            lambda i: i.get("type") == "correct" and i.get(slot) == value)
+                return True
+            except GaveUp:
+                pass  # the correction is not understood (nothing changed): take it back instead, as people do
         self._until(speaker, "scratch that", lambda i: i.get("type") == "undo")
         return False
 
@@ -322,7 +329,7 @@ class SpokenTable(simtable.SimulatedTable):
                 out, _replies = self.utter(speaker, "yes" if ok(out.intent or {}) else "no")
                 if out.kind == "acted" and ok(out.intent or {}):
                     return
-        raise Derailed(f"gave up on {line!r}")
+        raise GaveUp(f"gave up on {line!r}")
 
     def quiet(self) -> None:
         self.resettle()
