@@ -223,6 +223,11 @@ class Table:
             if pending is not None and pending.kind == "confirm":
                 self._pending = None  # a confirmation is never carried past what was not caught
             return [self._reply(heard.reason or UNHEARD, base, None, "unheard")]
+        if pending is not None and pending.slot == "count" and heard.missing == "count" and \
+                isinstance(intent, Answer) and intent.count is not None:
+            # A count not heard surely is checked with a yes/no ("Two?") rather than asked again
+            self._pending = None
+            return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
         if pending is None or pending.kind == "count":
             return self._answer(intent, transcript, heard, base)
         self._pending = None
@@ -246,8 +251,9 @@ class Table:
                     if pending.slot == "rank" and len(pending.choices) > 2:
                         # A rank heard once is checked with a yes/no ("Sevens?"), far easier to hear
                         # than a rank word: real rank words heard alone were wrong 6% of the time
-                        # even when both decoders agreed with the highest confidence.
-                        return [self._check(pending, intent, likely, base)]
+                        # even when both decoders agreed with the highest confidence. What earlier
+                        # hearings read stays likelier than the ranks merely confusable with this one.
+                        return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
                     if pending.slot == "rank" and len(likely) >= 2:
                         # A rank heard but not sure: offer the two likeliest now ("Threes or eights?")
                         # about the likeliest reading, which is now what was heard
@@ -313,7 +319,9 @@ class Table:
             # (offering the two likeliest left once it has been missed twice).
             choices = tuple(c for c in pending.choices if c != checked) or pending.choices
             likely = tuple(v for v in pending.likely if v != checked and v in choices)
-            ask = Pending("slot", sentences.which_slot(pending.intent, slot, self._asker(pending.intent)), slot,
+            question = sentences.HOW_MANY if slot == "count" else \
+                sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
+            ask = Pending("slot", question, slot,
                           intent=pending.intent, text=pending.text, choices=choices, likely=likely,
                           misses=pending.misses)
             ask = replace(ask.missed(), likely=likely)

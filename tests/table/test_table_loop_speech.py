@@ -156,6 +156,26 @@ def test_a_how_many_is_heard_with_a_grammar_of_counts(recogniser) -> None:
     assert replies[-1].text.startswith("Ben gives Ana two sevens."), [r.event for r in replies]
 
 
+@pytest.mark.parametrize("answer, said", [("yes", "Ben gives Ana two sevens."), ("no", "Okay. How many?"),
+                                          ("no three", "Three?")])
+def test_a_checked_count_hears_yes_no_and_the_corrected_count(recogniser, answer: str, said: str) -> None:
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.speech.grammars import jsgf
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    table.hear_text("yes")
+    shaky = Transcript("two", 0.95, (Alternative("two", 0.95), Alternative("three", 0.57)), engine="pocketsphinx")
+    assert table.hear(shaky)[-1].text == "Two?"
+    grammar = jsgf(PLAYERS, table.context())
+    assert "yes" in grammar and "three" in grammar and "sevens" not in grammar and "fish" not in grammar
+    before = table.game.public()
+    replies = table.hear_audio(say(answer, 12), recogniser)
+    assert replies[-1].text.startswith(said), [r.event for r in replies]
+    assert (table.game.public() == before) == (answer != "yes")
+
+
 # ("stop the game" itself is rejected as chatter by today's recogniser in these voices: see the report)
 @pytest.mark.parametrize("line, question", [("stop", "Stop the game?"), ("pause", "Pause the game?"),
                                             ("undo", "Undo the last move?")])
