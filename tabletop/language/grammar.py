@@ -182,6 +182,10 @@ _FILL_TEMPLATES = {
     "count": "{count}",
 }
 _SLOT_ANSWERS = {"rank": (), "target": ("yes", "no"), "count": ("yes", "no")}
+_NONE = "(none|nothing|zero)"
+"""Heard at "How many?" too, so that a "zero" is heard as itself (and asked about) rather than forced
+into a count: real "zero"s were acted on as "two" (FSDD 2 of 9, Speech Commands 1 of 3, half of the
+speakers); with these words none was, nor was any "marvin" or "sheila" (Speech Commands 0 of 16)."""
 """What else a slot question listens for. "Ana, which rank?" is answered by a rank: with yes and no
 in its grammar real "nine"s were heard as "no" (which dropped the ask) and "six"es as "yep" or
 "wrong"; a rank heard is checked with a yes/no anyway ("Nines?"), so nothing is lost without them."""
@@ -210,7 +214,10 @@ def _slot_templates(vocab: Vocabulary, slot: str, check: bool = False) -> list[T
     text = (_CHECK_TEMPLATES if check else _FILL_TEMPLATES)[slot]
     fill = Template(_FILL_INTENT, text, parse_template(text))
     also = ("yes", "no") if check else _SLOT_ANSWERS[slot]
-    return [fill] + [t for t in vocab.templates if t.intent in also]
+    out = [fill] + [t for t in vocab.templates if t.intent in also]
+    if slot == "count" and not check:
+        out.append(Template("go_fish", _NONE, parse_template(_NONE)))
+    return out
 
 
 # ----------------------------------------------------------------------------------------------

@@ -151,9 +151,23 @@ def test_a_how_many_is_heard_with_a_grammar_of_counts(recogniser) -> None:
     assert asked.event["event"] == "question" and asked.event["expects"] == "count"
     assert asked.event["choices"] == ["1", "2", "3"]
     grammar = jsgf(PLAYERS, table.context())
-    assert "three" in grammar and "sevens" not in grammar and "fish" not in grammar
+    assert "three" in grammar and "sevens" not in grammar and "go fish" not in grammar
+    assert "zero" in grammar  # heard as itself, not forced into a count
     replies = table.hear_audio(say("two", 4), recogniser)
     assert replies[-1].text.startswith("Ben gives Ana two sevens."), [r.event for r in replies]
+
+
+def test_a_zero_at_how_many_is_not_taken_for_a_count(recogniser) -> None:
+    """Real "zero"s were acted on as "two" when the count question listened for counts alone."""
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    table.hear_text("yes")
+    before = table.game.public()
+    replies = table.hear_audio(say("zero", 13), recogniser)
+    assert table.game.public() == before and not any(r.event.get("changed") for r in replies), [r.event for r in replies]
+    assert table.pending is not None
 
 
 @pytest.mark.parametrize("answer, said", [("yes", "Ben gives Ana two sevens."), ("no", "Okay. How many?"),
