@@ -265,10 +265,11 @@ class Table:
                 self._pending = again = pending.missed()
                 return [self._question(again.question, base, intent, "slot", again)]
             if pending.kind == "confirm" and isinstance(pending.intent, Ask) and isinstance(intent, Answer) \
-                    and intent.count is not None and transcript.text.lower().split()[:1] in _YES_FIRST:
-                # "yes three" to "Ben, sevens?": the asker's yes with a word the noise made (it moved
-                # cards nobody gave), or Ben's "yes, three". The yes confirms the ask; the count is
-                # not taken from it: Ben, hearing his ask said back, gives his answer again.
+                    and transcript.text.lower().split()[:1] in _YES_FIRST:
+                # "yes three" or "yes I do" to "Ben, sevens?": the asker's yes with words the noise
+                # made (they moved cards nobody gave, or asked Ben "How many?" when he had none), or
+                # Ben's own answer. The yes confirms the ask; the answer is not taken from it: Ben,
+                # hearing his ask said back, gives his answer again.
                 return self._rule(pending.intent, pending.text, base)
             if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)) and not \
                     self._answers(pending.intent, transcript):
