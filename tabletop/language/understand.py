@@ -167,11 +167,16 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
         return Understanding(None, 0.0, reason=NOT_CAUGHT, text=first_text)
 
     best = ranked[0]
-    runner = ranked[1] if len(ranked) > 1 else None
+    # Readings that do the same thing in this phase (a bare "no" to an ask is a go fish, a bare
+    # "yes" an answer with no count) back the best reading rather than compete with it.
+    rivals = [s for s in ranked[1:] if not same_action(s.intent, best.intent, context)]
+    runner = rivals[0] if rivals else None
     margin = (runner.cost - best.cost) if runner is not None else math.inf
     absolute = math.exp(-best.cost)
     # the share of the best meaning among the meanings in play, times how well it was heard
-    posterior = 1.0 / sum(math.exp(-(s.cost - best.cost)) for s in ranked[:8])
+    in_play = ranked[:8]
+    backing = sum(math.exp(-(s.cost - best.cost)) for s in in_play if s is best or s not in rivals)
+    posterior = backing / sum(math.exp(-(s.cost - best.cost)) for s in in_play)
     confidence = max(0.0, min(1.0, absolute * posterior))
     keep = tuple(ranked[:5])
 
@@ -219,6 +224,27 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
 
 
 # ---- hearing safely ------------------------------------------------------------------------------
+
+
+def same_action(a: Intent, b: Intent, context: Context) -> bool:
+    """Whether two readings do the same thing in ``context``: right after an ask (phase "answer",
+    no question pending) "no" is the target's go fish and "yes" an answer with no count said, as
+    the referee rules them. Two such readings of one utterance are one meaning, not two rivals.
+
+    >>> ctx = Context(players=("Ana", "Ben"), current="Ana", phase="answer", asker="Ana", target="Ben", rank=Rank.SEVEN)
+    >>> same_action(No(), GoFish(), ctx), same_action(Yes(), Answer(None), ctx), same_action(Yes(), Answer(2), ctx)
+    (True, True, False)
+    """
+    if context.phase != "answer" or context.partial is not None:
+        return False
+    pair = {type(a), type(b)}
+    if pair == {No, GoFish}:
+        return True
+    if pair == {Yes, Answer}:
+        answer = a if isinstance(a, Answer) else b
+        return answer.count is None  # type: ignore[union-attr]
+    return False
+
 
 _COSTLY_PHASE = 0.5
 """An intent whose phase cost (vocabulary.yaml ``phases``) is at least this is implausible now: a
@@ -532,10 +558,17 @@ def _clamp(value: Any) -> float:
 
 
 def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent, float, str]:
-    """The intent as it applies in context (a card dropped where cards aren't asked for), and how unlikely it is."""
+    """The intent as it applies in context (a card dropped where cards aren't asked for, a bare "no"
+    to an ask read as the go fish it is), and how unlikely it is."""
+    phase = context.phase
+    if phase == "answer" and context.partial is None and isinstance(intent, (Yes, No)):
+        # Right after an ask (no question of tabletop's pending) the referee rules a bare "no" as the
+        # target's go fish and a bare "yes" as an answer with no count said ("How many?"): read so,
+        # they are one meaning with "go fish" and "here you go", not rivals splitting the confidence
+        # (which had a clearly heard "no" asked about: "Go fish?").
+        intent = GoFish() if isinstance(intent, No) else Answer(None)
     cost = vocab.phase_cost(context.phase, intent.type)
     note = ""
-    phase = context.phase
     if isinstance(intent, Ask):
         asker = intent.asker or context.current
         if context.players:
