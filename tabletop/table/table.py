@@ -260,6 +260,11 @@ class Table:
                         pending = replace(pending, intent=intent, misses=max(pending.misses, OFFER_AFTER - 1))
                     self._pending = again = replace(replace(pending, likely=likely).missed(), likely=likely)
                     return [self._question(again.question, base, intent, "slot", again)]
+                if pending.kind == "slot" and pending.slot is not None and heard.confirm and \
+                        _same_but(intent, pending.intent, pending.slot):
+                    # The slot's value, not heard surely (the answer to "Sevens or tens?"): checked
+                    # with a yes/no about the slot alone ("Tens?"), heard with a grammar of just that
+                    return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
                 return self._answer(intent, transcript, heard, base)
             if pending.kind == "slot" and isinstance(intent, Yes):
                 self._pending = again = pending.missed()
