@@ -228,6 +228,13 @@ class Table:
             # A count not heard surely is checked with a yes/no ("Two?") rather than asked again
             self._pending = None
             return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
+        if pending is not None and pending.kind == "count" and isinstance(intent, (Yes, No)) and \
+                transcript.engine != "text":
+            # A heard "yes" or "no" at "How many?" answers nothing (a real "three" was heard as
+            # "nope"): the count is asked for again rather than "There's nothing to answer yes or no to."
+            self._pending = again = pending.missed()
+            text = again.question if again.choices != pending.choices else sentences.SORRY_HOW_MANY
+            return [self._question(text, base, intent, "slot", replace(again, question=text))]
         if pending is None or pending.kind == "count":
             return self._answer(intent, transcript, heard, base)
         self._pending = None
