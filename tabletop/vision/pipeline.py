@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -14,13 +15,26 @@ from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
 
-__all__ = ["see"]
+__all__ = ["see", "Hypothesis"]
 
 
-def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
+class Hypothesis(NamedTuple):
+    """One card hypothesis the reader read (``see(..., trace=[])`` collects them): where the cards are lost.
+
+    ``corners`` in frame pixels, index corner first; ``kind`` is ``"outline"`` (a whole card found by its
+    outline) or ``"corner"`` (a card hung on one index corner: a paper corner, or an index found by its ink).
+    """
+
+    corners: np.ndarray
+    kind: str
+    reading: object  # reader.Reading
+
+
+def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis] | None = None) -> list[Detection]:
     """All face-up cards in a BGR frame, left to right then top to bottom, each read from both corners.
 
-    Loads the shipped reader (``models/cards/``) on first use.
+    Loads the shipped reader (``models/cards/``) on first use. ``trace``, a list, receives every hypothesis
+    read (the bench's breakdown of where cards are lost: not found, misread, unsure, or dropped).
 
     :raises InvalidInputError: if ``image`` is not a BGR image.
     :raises SetupError: if the reader model is missing.
@@ -34,6 +48,8 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
         key = quad.corners.tobytes()
         if key not in read:
             read[key] = reader.read(warp_card(image, quad))
+            if trace is not None:
+                trace.append(Hypothesis(quad.corners, "outline", read[key]))
         return read[key]
 
     quads, partial = find_cards_and_corners(image, lambda quad: _reads_as_card(reading(quad)))
@@ -54,7 +70,7 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
-    hidden = _partly_hidden(image, partial, quads, reader)
+    hidden = _partly_hidden(image, partial, quads, reader, trace)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
     hidden = _once_by_index(hidden, [r for q, r in zip(quads, readings) if _reads_as_card(r)])
@@ -129,7 +145,8 @@ def _reads_as_card(reading) -> bool:
     return reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE
 
 
-def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader) -> list[tuple]:
+def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader,
+                   trace: list[Hypothesis] | None = None) -> list[tuple]:
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
@@ -143,6 +160,8 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
                                                    lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
         if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
             reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
+        if trace is not None:
+            trace.append(Hypothesis(cand.corners, "corner", reading))
         if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
