@@ -297,6 +297,7 @@ class CornerCandidate:
     under: int = -1  # index (in the whole cards returned) of the card whose area holds the index corner
     confirm: bool = False  # a size guessed, not measured: a card only if its opposite index reads the same rank
     by_index: bool = False  # hung on an index found by its ink alone (``indices.find_indices``), no outline seen
+    paired: bool = False  # spanned by its two indices (``indices.pair_indices``): its corners measured, not guessed
 
     @property
     def short_side(self) -> float:

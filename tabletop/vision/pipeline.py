@@ -150,20 +150,14 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
-        if cand.by_index and any(_two_agree(r) and _reads_as_card(r) and np.linalg.norm(cand.corners[0] - c.corners[0])
-                                 < _SAME_INDEX * min(cand.short_side, c.short_side) for r, c in read):
+        if any(_two_agree(r) and _reads_as_card(r) and _same_index(cand, c) for r, c in read):
             continue  # an index already read surely from both corners of a hypothesis hung on it: the same card
-        # each index warped on its own, as the top left of a view (the card turned half round for the far one):
-        # a tenth of the view each, and the far one only when the first names a rank
-        turned = CardQuad(np.roll(cand.corners, 2, axis=0))
-        reading, both = reader.read_first_and_both(warp_card(image, CardQuad(cand.corners), FIRST_INDEX_VIEW),
-                                                   lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
-        if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
-            reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
+        reading = _read_corners(image, cand.corners, reader)
         if trace is not None:
             trace.append(Hypothesis(cand.corners, "corner", reading))
         if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
+    read = _measured_by_far_index(image, read, reader, trace)
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
     measured = [c for _, c in read if not c.confirm]
@@ -178,7 +172,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
         centre = cand.corners.mean(axis=0)
         if any((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
                 and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand))))
-               or np.linalg.norm(cand.corners[0] - other.corners[0]) < 0.3 * min(cand.short_side, other.short_side)
+               or _same_index(cand, other)
                or (_same_card(seen, reading) and (_on(cand.corners[0], other) or _on(other.corners[0], cand)))
                for seen, other in kept):
             # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
@@ -186,6 +180,92 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             continue
         kept.append((reading, cand))
     return kept
+
+
+def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
+                           trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """The cards read at one index corner only, surest first (up to ``FAR_INDEX_SEARCHES``, one search an
+    hypothesis), hung again at the size and shape at which their far index reads the same rank, where there is one."""
+    searched: list = []
+    done = {id(c) for r, c in read if _two_agree(r)}
+    for reading, cand in sorted(read, key=lambda rc: -rc[0].confidence):
+        if len(searched) >= FAR_INDEX_SEARCHES:
+            break
+        if id(cand) in done or any(_same_index(cand, c) and _same_far_corner(cand, c) for c in searched):
+            continue  # looked for already: the sizes tried round one far corner cover those near it
+        if any(_same_index(cand, c) for r, c in read if id(c) in done):
+            continue  # read at both corners already, hung another way
+        searched.append(cand)
+        found = _far_index(image, cand.corners, reading, reader)
+        if found is not None:
+            both, corners = found
+            measured = replace(cand, corners=corners, confirm=False)
+            read = [(both, measured) if c is cand else (r, c) for r, c in read]
+            done.add(id(measured))
+            if trace is not None:
+                trace.append(Hypothesis(corners, "corner", both))
+    return read
+
+
+def _same_far_corner(a, b) -> bool:
+    """True if two hypotheses hung on one index put its card's far corner within a tenth of a short side."""
+    return float(np.linalg.norm(a.corners[2] - b.corners[2])) < 0.1 * min(a.short_side, b.short_side)
+
+
+def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
+    """The reading of a card hypothesis at its index corner, and at both when the far one reads the same rank.
+
+    Each index is warped on its own, as the top left of a view (the card turned half round for the far one): a
+    tenth of the view each, and the far one only when the first names a rank.
+    """
+    turned = CardQuad(np.roll(corners, 2, axis=0))
+    reading, both = reader.read_first_and_both(warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW),
+                                               lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
+    if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
+        return both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
+    return reading
+
+
+FAR_INDEX_SIZES = (1.0, 0.92, 1.08, 0.84, 1.18, 1.3)
+"""Sizes (against the one hung) at which a card read at one index corner is looked at again for its far index,
+nearest first. A card's size is guessed from its glyph's height or from paper edges that other cards or the
+table's own pale paper cut short or run on; its two indices agreeing at a size measure it (and a card read
+at both corners is read as surely as one found by its outline: what a book counts)."""
+FAR_INDEX_STRETCH = (1.0, 1.06, 1.12, 1.18)
+"""... at each size, the card's long side against its short one as hung (poker cards, 1.40), and up to a bridge
+card's (1.56): decks differ."""
+
+
+FAR_INDEX_SEARCHES = 8
+"""At most this many cards a frame are looked at again for their far index (time stays bounded: about 10 ms
+each on one core at 1280x720)."""
+
+
+def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
+    """The card hung on the same index corner at the nearest size and shape (``FAR_INDEX_SIZES``,
+    ``FAR_INDEX_STRETCH``) at which both its indices read ``first``'s rank: (reading, corners), or None.
+
+    The far index alone is read at each size (a warp of a tenth of the view and one corner read), the first
+    again only where the far one names a rank.
+    """
+    origin = corners[0]
+    across, down = corners[1] - origin, corners[3] - origin
+    height, width = image.shape[:2]
+    for size in FAR_INDEX_SIZES:
+        for stretch in FAR_INDEX_STRETCH:
+            if size == stretch == 1.0:
+                continue  # the size hung, read already
+            a, d = size * across, size * stretch * down
+            scaled = np.array([origin, origin + a, origin + a + d, origin + d], np.float32)
+            far = scaled[2]
+            if not (0 <= far[0] < width and 0 <= far[1] < height):
+                continue
+            # the far index first (the card turned half round), the first again only where the far names a rank
+            far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(scaled, 2, axis=0)), FIRST_INDEX_VIEW),
+                                                   lambda: warp_card(image, CardQuad(scaled), FIRST_INDEX_VIEW))
+            if far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both):
+                return both, scaled
+    return None
 
 
 def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
@@ -211,6 +291,15 @@ def _larger_on_same_corner(big, small) -> bool:
     bowl as a queen); one too large still holds it whole, so of the sizes that read at one corner the larger
     is believed."""
     return big.short_side >= _LARGER * small.short_side and _same_corner(big, small)
+
+
+def _same_index(a, b) -> bool:
+    """True if two card hypotheses are hung on one index: their index corners within ``_SAME_INDEX`` of a short
+    side, the cards lying the same way round (the corners of two cards laid side by side touch, turned apart)."""
+    if np.linalg.norm(a.corners[0] - b.corners[0]) >= _SAME_INDEX * min(a.short_side, b.short_side):
+        return False
+    u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
+    return float(u @ v) > 0.5 * float(np.linalg.norm(u) * np.linalg.norm(v))
 
 
 def _same_corner(a, b) -> bool:
