@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import queue
 import random
 import sys
@@ -253,7 +252,7 @@ class Output:
     def listening(self) -> None:
         """Ready for the next utterance (``--audio -``): ``{"event": "listening"}``."""
         if self.as_json:
-            print(json.dumps({"event": "listening"}), flush=True)
+            print(json_line({"event": "listening"}), flush=True)
 
     def error(self, path: str, error: TabletopError) -> None:
         if self.as_json:
