@@ -187,14 +187,14 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
     """The cards read at one index corner only, surest first (up to ``FAR_INDEX_SEARCHES``, one search an
     hypothesis), hung again at the size and shape at which their far index reads the same rank, where there is one."""
     searched: list = []
-    done = {id(c) for r, c in read if _two_agree(r)}
+    done = {id(c) for r, c in read if _two_agree(r) and r.confidence >= SURE_AT_BOTH}
     for reading, cand in sorted(read, key=lambda rc: -rc[0].confidence):
         if len(searched) >= FAR_INDEX_SEARCHES:
             break
         if id(cand) in done or any(_same_index(cand, c) and _same_far_corner(cand, c) for c in searched):
             continue  # looked for already: the sizes tried round one far corner cover those near it
         if any(_same_index(cand, c) for r, c in read if id(c) in done):
-            continue  # read at both corners already, hung another way
+            continue  # read surely at both corners already, hung another way
         searched.append(cand)
         found = _far_index(image, cand.corners, reading, reader)
         if found is not None:
@@ -236,6 +236,8 @@ FAR_INDEX_STRETCH = (1.0, 1.06, 1.12, 1.18)
 card's (1.56): decks differ."""
 
 
+SURE_AT_BOTH = 0.8
+"""A card read at both corners this surely (what ``books.SURE`` counts) is not looked at again."""
 FAR_INDEX_SEARCHES = 8
 """At most this many cards a frame are looked at again for their far index (time stays bounded: about 10 ms
 each on one core at 1280x720)."""
@@ -251,6 +253,11 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
     origin = corners[0]
     across, down = corners[1] - origin, corners[3] - origin
     height, width = image.shape[:2]
+    measured = measure_card(image, corners)
+    if measured is not None:
+        found = _both_at(image, measured, first, reader)
+        if found is not None:
+            return found
     for size in FAR_INDEX_SIZES:
         for stretch in FAR_INDEX_STRETCH:
             if size == stretch == 1.0:
@@ -260,12 +267,75 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
             far = scaled[2]
             if not (0 <= far[0] < width and 0 <= far[1] < height):
                 continue
-            # the far index first (the card turned half round), the first again only where the far names a rank
-            far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(scaled, 2, axis=0)), FIRST_INDEX_VIEW),
-                                                   lambda: warp_card(image, CardQuad(scaled), FIRST_INDEX_VIEW))
-            if far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both):
-                return both, scaled
+            found = _both_at(image, scaled, first, reader)
+            if found is not None:
+                return found
     return None
+
+
+def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
+    """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, else None: the far
+    index first (the card turned half round), the first again only where the far one names a rank."""
+    far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
+                                           lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW))
+    if far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both):
+        return both, corners
+    return None
+
+
+MARGIN_STRIP = (0.04, 0.06, 0.08)
+"""Where a card's plain margin runs, in shares of its size from its side: down its left side (below its index)
+and along its top (right of its index) nothing is printed up to the far corner, whatever the card."""
+MARGIN_FROM, MARGIN_TO = 0.35, 1.5
+"""A card's far side is looked for along its margins from this share of its hung size to that share."""
+MARGIN_STEP = (12.0, 0.1)
+"""The margin's paper ends where its level departs from the paper's by more than the larger of these (grey
+levels, share of the paper's level), three pixels on end: the table, a shadow, another card's edge."""
+
+
+def measure_card(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    """The card hung on the index corner ``corners[0]`` (its top edge towards ``corners[1]``, its side towards
+    ``corners[3]``), its width and height measured where its plain margins end, or None where one does not end.
+
+    Works on the few hundred pixels along the two margins: no edge map of the frame.
+    """
+    origin = corners[0].astype(np.float64)
+    across, down = corners[1] - origin, corners[3] - origin
+    short, long = float(np.linalg.norm(across)), float(np.linalg.norm(down))
+    if short < 8 or long < 8:
+        return None
+    a, b = across / short, down / long
+    width = _margin_end(image, origin, b * long, a, short)  # along the top margin, across the card
+    height = _margin_end(image, origin, a * short, b, long)  # down the left margin
+    if width is None or height is None or not 1.15 <= height / width <= 1.8:
+        return None
+    return np.array([origin, origin + width * a, origin + width * a + height * b, origin + height * b], np.float32)
+
+
+def _margin_end(image: np.ndarray, origin: np.ndarray, inward: np.ndarray, along: np.ndarray, size: float,
+                ) -> float | None:
+    """Where the plain margin that runs from ``origin`` along ``along`` (``inward`` * share in from the card's
+    side) ends, in pixels from ``origin``, or None."""
+    height, width = image.shape[:2]
+    steps = np.arange(MARGIN_FROM * size, MARGIN_TO * size, 1.0)
+    points = origin + np.array(MARGIN_STRIP)[:, None, None] * inward + steps[None, :, None] * along
+    xs, ys = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
+    levels = image[ys, xs].mean(axis=2)  # (strips, steps)
+    profile = np.median(levels, axis=0)
+    profile[~inside.all(axis=0)] = -1.0  # off the picture: the margin ends there at the latest
+    paper_part = profile[: max(3, len(steps) // 5)]
+    paper = float(np.median(paper_part))
+    if paper <= 0:
+        return None
+    away = np.abs(profile - paper) > max(MARGIN_STEP[0], MARGIN_STEP[1] * paper)
+    run = away[:-2] & away[1:-1] & away[2:]
+    ends = np.flatnonzero(run)
+    if not len(ends):
+        return None
+    end = float(steps[ends[0]])
+    return end if end > 0.6 * size else None
 
 
 def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
