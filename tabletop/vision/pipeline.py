@@ -60,10 +60,12 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
         renumber = {old: new for new, old in enumerate(trusted)}
         quads, readings = [quads[i] for i in trusted], [readings[i] for i in trusted]
         partial = [replace(c, under=renumber.get(c.under, -1)) for c in partial]
-    weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
+    # a card-shaped outline read weakly, or at one index only, may be several cards (four laid in a square have a
+    # card's shape): its corners and the indices inside it are read too, and replace it where they read surer
+    weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK or not _two_agree(r)}
     # every index in view that no whole card read as a card holds: a card seen by its index corner (fanned, on a
     # table its outline does not stand out from)
-    read_whole = [q for q, r in zip(quads, readings) if _reads_as_card(r)]
+    read_whole = [q for i, (q, r) in enumerate(zip(quads, readings)) if _reads_as_card(r) and i not in weak]
     deck = _deck_long_side(quads, readings)
     long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, _DECK_SPREAD[1] * deck)
     partial += [c for c in find_indices(image, [q.corners for q in read_whole], long_sides)
