@@ -193,6 +193,8 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
     for reading, cand in sorted(read, key=lambda rc: -rc[0].confidence):
         if len(searched) >= FAR_INDEX_SEARCHES:
             break
+        if reading.suit is None:
+            continue  # not an index (its rank glyph has a suit pip below it): a card's far index is not looked for
         if id(cand) in done or any(_same_index(cand, c) and _same_far_corner(cand, c) for c in searched):
             continue  # looked for already: the sizes tried round one far corner cover those near it
         if any(_same_index(cand, c) for r, c in read if id(c) in done):
