@@ -27,7 +27,8 @@ pytestmark = pytest.mark.skipif(not scenes.real_faces_available(),
 # its mark, so it guards the gain: since the index-corner finder, five held-out tables and the row of cards on
 # light tables. The false-book tests carry no mark: they hold.
 READ_NOW = ("light_wood", "linen", "tablecloth", "cork", "paper")
-BOOKS_READ_NOW = ("book_row",)  # and the phone photo of a square of kings: since cards are measured by their far index
+BOOKS_READ_NOW = ("book_row",)  # and the square of kings, live and in a phone photo: since cards are measured by
+# their far index and a card-shaped outline read at one index is not taken for one card
 PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
 
 
@@ -98,7 +99,7 @@ def test_a_row_of_cards_on_a_light_table_is_read() -> None:
     assert total["recalled"] >= RECALL_FLOOR * total["cards"], total
 
 
-@pytest.mark.parametrize("camera", (pytest.param("hd", marks=PENDING), "phone"))
+@pytest.mark.parametrize("camera", ("hd", "phone"))
 def test_a_square_book_of_kings_on_light_wood_is_confirmed(camera: str) -> None:
     """The issue's failing case: the real kings laid 2×2 on a light wooden table, read as one king."""
     c = compose(SEED + 400, split="held_out", table="light_wood", layout="book_square", book=Rank.KING, count=0,
