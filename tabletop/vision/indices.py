@@ -113,27 +113,33 @@ def pair_indices(found: list[CornerCandidate]) -> list[CornerCandidate]:
     so its card's far corner is guessed and often read off its index. Two indices of one card give its corners
     exactly, whatever the table: the card is then read at both, as surely as a card found by its outline.
     """
+    if len(found) < 2:
+        return []
+    origin = np.array([c.corners[0] for c in found], np.float64)
+    axes = [_axes(c.corners) for c in found]
+    right = np.array([a[0] for a in axes], np.float64)
+    down = np.array([a[1] for a in axes], np.float64)
+    short = np.array([a[2] for a in axes], np.float64)
+    # every ordered pair (i, j), i < j, at once: index j as seen from index i
+    turn = down @ down.T
+    glyphs = short[None, :] / np.maximum(short[:, None], 1e-6)
+    span = origin[None, :, :] - origin[:, None, :]
+    across = np.einsum("ijk,ik->ij", span, right)
+    along = np.einsum("ijk,ik->ij", span, down)
+    back_right = np.einsum("ijk,jk->ij", -span, right)
+    back_down = np.einsum("ijk,jk->ij", -span, down)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        aspect = along / across
+        size = across / (0.5 * (short[:, None] + short[None, :]))
+    ok = (np.triu(np.ones(turn.shape, bool), 1) & (turn <= -PAIR_TURN)
+          & (glyphs >= 1 / PAIR_GLYPHS) & (glyphs <= PAIR_GLYPHS) & (across > 0)
+          & (aspect >= PAIR_ASPECT[0]) & (aspect <= PAIR_ASPECT[1]) & (size >= PAIR_SIZE[0]) & (size <= PAIR_SIZE[1])
+          # seen from the second index the first must lie the same way: down and right of it
+          & (back_right > 0) & (back_down > 0))
     pairs = []
-    for i, a in enumerate(found):
-        right, down, short = _axes(a.corners)
-        for j in range(i + 1, len(found)):
-            b = found[j]
-            b_right, b_down, b_short = _axes(b.corners)
-            if float(down @ b_down) > -PAIR_TURN or not 1 / PAIR_GLYPHS <= b_short / short <= PAIR_GLYPHS:
-                continue
-            span = b.corners[0] - a.corners[0]
-            across, along = float(span @ right), float(span @ down)
-            if across <= 0 or not PAIR_ASPECT[0] <= along / across <= PAIR_ASPECT[1]:
-                continue
-            size = across / (0.5 * (short + b_short))
-            if not PAIR_SIZE[0] <= size <= PAIR_SIZE[1]:
-                continue
-            # seen from the second index the first must lie the same way: down and right of it
-            back = -span
-            if float(back @ b_right) <= 0 or float(back @ b_down) <= 0:
-                continue
-            misfit = abs(math.log(size)) + abs(math.log(along / across / _ASPECT)) + (1 + float(down @ b_down))
-            pairs.append((misfit, i, j, across, along))
+    for i, j in zip(*np.nonzero(ok)):
+        misfit = abs(math.log(size[i, j])) + abs(math.log(aspect[i, j] / _ASPECT)) + (1 + turn[i, j])
+        pairs.append((float(misfit), int(i), int(j), float(across[i, j]), float(along[i, j])))
     pairs.sort(key=lambda p: p[0])
     used: set[int] = set()
     out = []
