@@ -8,9 +8,10 @@ printed, and spoken unless ``--quiet``. A newcomer sees the whole loop work on a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
+
+from tabletop.cli.jsonline import json_line
 
 __all__ = ["add_parser", "run", "SCRIPT"]
 
@@ -70,14 +71,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         opening = announce(table.start())
         if args.json:
-            print(json.dumps({"tabletop": opening}), flush=True)
+            print(json_line({"tabletop": opening}), flush=True)
         else:
             print(f"tabletop: {' '.join(opening)}", flush=True)
         for k, (who, line, espeak_voice) in enumerate(SCRIPT):
             if line is None:
                 said = announce(table.idle())
                 if args.json:
-                    print(json.dumps({"quiet": True, "tabletop": said}), flush=True)
+                    print(json_line({"quiet": True, "tabletop": said}), flush=True)
                 elif said:
                     print(f"   (a moment of quiet)\n   tabletop: {' '.join(said)}", flush=True)
                 continue
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             transcript = recogniser.hear(audio, table.context())
             said = announce(table.hear(transcript))
             if args.json:
-                print(json.dumps({"speaker": who, "said": line, "heard": transcript.text,
+                print(json_line({"speaker": who, "said": line, "heard": transcript.text,
                                   "confidence": transcript.confidence, "engine": transcript.engine,
                                   "decode_ms": int(transcript.decode_ms), "tabletop": said}), flush=True)
             else:
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"   heard:  {transcript.text or '(nothing for the game)'}  [{transcript.engine}, {transcript.confidence:.2f}, {transcript.decode_ms:.0f} ms]", flush=True)
                 print(f"   tabletop: {' '.join(said)}", flush=True)
         if args.json:
-            print(json.dumps({"state": table.game.public()}), flush=True)
+            print(json_line({"state": table.game.public()}), flush=True)
         else:
             print(f"\n{summary(table.game.public())}", flush=True)
         voice.wait(120)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 from typing import Any
 
 import numpy as np
 
+from tabletop.cli.jsonline import json_line
 from tabletop.errors import SetupError
 
 __all__ = ["add_parser", "run", "checks"]
@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     results = checks(play=not args.no_sound, device=device)
     for r in results:
         if args.json:
-            print(json.dumps(r), flush=True)
+            print(json_line(r), flush=True)
         else:
             mark = "ok " if r["ok"] else "FIX"
             print(f"{mark} {r['check']}: {r['detail']}".rstrip(": "))

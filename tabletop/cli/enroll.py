@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from tabletop.cli.jsonline import json_line
 from tabletop.errors import InvalidInputError, SetupError
 
 __all__ = ["add_parser", "run", "offer"]
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         found = profiles.list_profiles()
         for profile in found:
             if args.json:
-                print(json.dumps(profile.to_json()), flush=True)
+                print(json_line(profile.to_json()), flush=True)
             else:
                 print(f"{profile.name}: {profile.utterances} recordings, {profile.seconds:.0f} s, "
                       f"{profile.method}, {profile.created}")
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         for name in args.forget:
             gone = profiles.forget(name)
             if args.json:
-                print(json.dumps({"name": name, "forgotten": gone}), flush=True)
+                print(json_line({"name": name, "forgotten": gone}), flush=True)
             elif gone:
                 print(f"Forgot {name}'s voice.")
             else:
@@ -101,7 +101,7 @@ def _enroll(name: str, recordings: list, args: argparse.Namespace) -> Any:
 
 def _report(args: argparse.Namespace, profile: Any) -> int:
     if args.json:
-        print(json.dumps(profile.to_json()), flush=True)
+        print(json_line(profile.to_json()), flush=True)
     else:
         print(f"{profile.name}'s voice is enrolled ({profile.utterances} recordings, {profile.seconds:.0f} s); "
               f"used from the next game on. Forget it with: tabletop enroll --forget {profile.name}", flush=True)

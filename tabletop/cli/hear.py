@@ -8,10 +8,10 @@ the others go on; the exit status is 1 when any file failed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from tabletop.cli.jsonline import json_line
 from tabletop.errors import TabletopError
 
 __all__ = ["add_parser", "run", "hear_files"]
@@ -101,13 +101,13 @@ def run(args: argparse.Namespace) -> int:
         if "error" in result:
             failed += 1
             if args.json:
-                print(json.dumps(result), flush=True)
+                print(json_line(result), flush=True)
             else:
                 print(f"{result['file']}: error: {result['error']}", file=sys.stderr, flush=True)
             continue
         if args.json:
-            print(json.dumps({k: result[k] for k in ("text", "intent", "confidence", "engine", "decode_ms")}), flush=True)
+            print(json_line({k: result[k] for k in ("text", "intent", "confidence", "engine", "decode_ms")}), flush=True)
         else:
-            intent = json.dumps(result["intent"]) if result["intent"] else "no command"
+            intent = json_line(result["intent"]) if result["intent"] else "no command"
             print(f"{result['file']}: \"{result['text']}\" -> {intent} ({result['confidence']:.2f}, {result['engine']}, {result['decode_ms']} ms)", flush=True)
     return 1 if failed else 0

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import urllib.request
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from tabletop.cli.jsonline import json_line
 from tabletop.errors import SetupError
 
 __all__ = ["add_parser", "run", "statuses", "offer_vosk", "OFFERED_FILE"]
@@ -96,7 +96,7 @@ def _verify_loads(item: dict[str, Any]) -> dict[str, Any]:
 def _print(items: list[dict[str, Any]], as_json: bool) -> None:
     for item in items:
         if as_json:
-            print(json.dumps(item), flush=True)
+            print(json_line(item), flush=True)
             continue
         mark = "ok     " if item.get("ok") else "MISSING"
         used = "  (used by default)" if item.get("default") else ""

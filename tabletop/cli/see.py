@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 from collections import Counter
 
 from tabletop import sentences
+from tabletop.cli.jsonline import json_line
 from tabletop.cards import Rank
 
 BOOK_SIZE = 4
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         books = [r for r, n in counts.items() if n >= BOOK_SIZE]
         result["book"] = books[0].symbol if len(books) == 1 else None
     if args.json:
-        print(json.dumps(result))
+        print(json_line(result))
         return 0
     # One sentence for every card listed: the ones read surely by rank, the rest as unclear.
     sure = [d for d in detections if d.rank is not None and d.confidence >= SURE]

@@ -39,6 +39,10 @@ COMMON_WORDS = tuple(
     when where which while who why will window with without woman word work world would write
     wrong yeah year yes yesterday yet you your
     """.split()
+) + (
+    # Number words: said at a card table all the time (a score, a count, "zero"), and the
+    # count and rank words' nearest neighbours.
+    "zero", "eleven", "twelve", "thirteen", "fifteen", "twenty", "thirty", "fifty", "hundred",
 )
 
 

@@ -12,6 +12,14 @@ chatter. The two decoders agree on commands and disagree on chatter, so a hypoth
 accepted only when both read the same intent (or the same words). A rejected utterance comes
 back as an empty transcript with confidence 0.
 
+Where both decoders agree on a short answer ("two" at "How many?", when someone said "zero" or a
+name), agreement proves little: both were forced to some word of a small vocabulary. So a third
+search runs on the same features: a free phone loop (the model's phone trigram, no words). A
+grammar reading whose words fit the sound far worse, frame for frame, than the best phone string
+does is not the words it claims (the classic filler-model likelihood ratio, see
+:func:`fit_per_frame`): far worse, and it is dropped as chatter; somewhat worse, and its
+confidence is capped below the table's act threshold, so the table asks instead of acting.
+
 The dictionary is trimmed to the words in use (fast start-up); words missing from the CMU
 dictionary get automatic pronunciations (:mod:`tabletop.speech.pronounce`). Compiled grammars
 and models are cached per grammar text.
@@ -48,6 +56,27 @@ GRAMMAR_SEARCH = {"pip": 0.1, "lw": 3.0, "beam": 1e-70, "wbeam": 1e-50, "pbeam":
 # The open decoder (chatter rejector) with somewhat wider beams too: 2 more of the same 456
 # accepted, chatter unchanged, no measurable extra CPU.
 OPEN_SEARCH = {"beam": 1e-60, "wbeam": 1e-40, "pbeam": 1e-60}
+# compallsen: score every senone in every frame, so that each frame's scores are normalised by
+# the best senone of the whole model rather than the best of the few the grammar keeps active.
+# The grammar path's acoustic score then means the same as the phone loop's (the search and its
+# result do not change: every path in a frame shifts by the same amount; CPU unchanged within
+# noise on 40 clips).
+GRAMMAR_SEARCH = dict(GRAMMAR_SEARCH, compallsen=True)
+# The phone loop that a grammar reading is measured against: the model's phone trigram, scored
+# against the same normaliser. About 0.07 CPU seconds per second of audio.
+LOOP_SEARCH = {"lw": 2.0, "beam": 1e-60, "pbeam": 1e-60, "compallsen": True}
+# How well the grammar's words fit the sound against the phone loop, per frame of the words, in
+# the decoder's log units (log base 1.0001 scaled down by 2^10: one unit is about 0.1 nat).
+# Measured on real voices in context (tests/bench/speech.py --context-only --real-limit 160, FSDD
+# and Speech Commands): right readings mostly fit within -20 of the loop (the worst of 200 at -27);
+# chatter forced into "no two", "sorry one" fits at -46 to -49, into "nah i have two", "actually
+# one" at -25 to -26; a real "zero" read as "two", "three" as "ten" at -24 to -34; but some
+# wrongs fit as well as right readings (a "six" read as "ten" at -16). Synthesised voices fit
+# worse: right one-word readings down to -36 ("one" by en-us+m3, "help", "affirmative"). Hence a
+# wide band that asks and a low floor that drops.
+FIT_REJECT = -40.0   # below: the words are not in the sound: no command (chatter)
+FIT_SURE = -20.0     # below: heard, but not surely these words: confidence capped to ask
+UNSURE_CAP = 0.45    # under the table's act threshold (0.5): the table asks, never acts
 _FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
 
 
@@ -79,6 +108,8 @@ class PocketSphinxRecogniser:
     :param parse: ``(text, players) -> intent or None``, to compare the two decoders' readings.
     :param acoustic: Decoder options that load an adapted acoustic model over the bundled one
         (``{"mean": ..., "var": ...}`` from :mod:`tabletop.speech.profiles`).
+    :param verify: measure the grammar reading against a free phone loop (see the module's
+        docstring); only with ``reject_chatter``.
     :param open_nbest: how many of the open decoder's readings may back the grammar's. 25 rather
         than 15: on held-out dev commands +2 to +4 points in noise with one more of 150 chatter
         accepted; on the bench +6 of 740 commands right, chatter still 0 of 100, about 10 ms more
@@ -98,6 +129,7 @@ class PocketSphinxRecogniser:
         cache_size: int = 32,
         open_nbest: int = 25,
         acoustic: dict[str, str] | None = None,
+        verify: bool = True,
     ) -> None:
         self.players = tuple(players)
         self.acoustic = dict(acoustic or {})  # a voice profile's model files (mean, var, mllr)
@@ -110,9 +142,14 @@ class PocketSphinxRecogniser:
         self._searches: OrderedDict[str, str] = OrderedDict()  # jsgf hash -> search name
         self._fsg: Any = None  # the grammar decoder
         self._open: Any = None  # the open n-gram decoder
+        self._loop: Any = None  # the phone loop the grammar's reading is measured against
+        self.verify = verify and reject_chatter
+        self.last_fit: float | None = None
         self._lock = threading.RLock()
         self._tmp = tempfile.TemporaryDirectory(prefix="tabletop-ps-")
         self._known: set[str] = set()
+        self._all_words: dict[tuple[str, ...], set[str]] = {}
+        self._vocab: dict[str, set[str]] = {}  # search name -> the words its grammar holds
         self._primed = False  # live decoding waits until a whole-utterance decode set the mean
 
     # -- set-up ------------------------------------------------------------------------------
@@ -156,6 +193,11 @@ class PocketSphinxRecogniser:
             self._fsg = self._new_decoder(dict_path, **GRAMMAR_SEARCH)
             if self.reject_chatter:
                 self._open = self._new_decoder(dict_path, **OPEN_SEARCH)
+            if self.verify:
+                from pocketsphinx import get_model_path
+
+                phone_lm = os.path.join(get_model_path(), "en-us", "en-us-phone.lm.bin")
+                self._loop = self._new_decoder(dict_path, allphone=phone_lm, **LOOP_SEARCH)
         else:
             items = [
                 (word if i == 0 else f"{word}({i + 1})", phones)
@@ -169,14 +211,29 @@ class PocketSphinxRecogniser:
                     decoder.add_word(word, phones, n == len(items) - 1)
         self._known |= new
 
-    def _search_for(self, jsgf_text: str) -> str:
+    def _game_words(self, players: Sequence[str]) -> set[str]:
+        """Every word of the whole game's grammar for these players (no phase narrowing)."""
+        key = tuple(players)
+        if key not in self._all_words:
+            try:
+                self._all_words[key] = set(jsgf_reader.vocabulary(jsgf_reader.parse(self._grammar(key, None))))
+            except Exception:  # noqa: BLE001 - a grammar that cannot be read whole: the phase's words only
+                self._all_words[key] = set()
+        return self._all_words[key]
+
+    def _search_for(self, jsgf_text: str, players: Sequence[str] = ()) -> str:
         key = hashlib.sha1(jsgf_text.encode()).hexdigest()[:16]
         if key in self._searches:
             self._searches.move_to_end(key)
             return self._searches[key]
         grammar = jsgf_reader.parse(jsgf_text)
         vocab = jsgf_reader.vocabulary(grammar)
-        self._ensure_words(vocab | set(ngram.COMMON_WORDS))
+        # The open decoder hears with every word of the game, whatever the phase: a phase narrows
+        # what the grammar accepts, not what people may say. At "How many?" the narrowed grammar
+        # holds one, two, three, yes, no...; without the other game words and numbers the open
+        # decoder too could only hear a real "zero" or "six" as "two".
+        heard_words = vocab | set(ngram.COMMON_WORDS) | self._game_words(players)
+        self._ensure_words(heard_words)
         name = f"s{key}"
         try:
             self._fsg.add_jsgf_string(name, jsgf_text)
@@ -188,13 +245,15 @@ class PocketSphinxRecogniser:
             sentences = jsgf_reader.sample(grammar, 3000, seed=1)
             path = os.path.join(self._tmp.name, f"{name}.arpa")
             with open(path, "w", encoding="utf-8") as f:
-                f.write(ngram.arpa(sentences, extra_words=vocab | set(ngram.COMMON_WORDS), order=3))
+                f.write(ngram.arpa(sentences, extra_words=heard_words, order=3))
             model = NGramModel(self._open.config, self._open.logmath, path)
             self._open.add_lm(name, model)
             os.unlink(path)
         self._searches[key] = name
+        self._vocab[name] = vocab
         while len(self._searches) > self._cache_size:
             _, old = self._searches.popitem(last=False)
+            self._vocab.pop(old, None)
             for decoder in (self._fsg, self._open):
                 try:
                     if decoder is not None:
@@ -206,7 +265,8 @@ class PocketSphinxRecogniser:
     def warm_up(self, context: Any = None, players: Sequence[str] | None = None) -> None:
         """Compile the grammar for this context now rather than on the first utterance."""
         with self._lock:
-            self._search_for(self._grammar(tuple(players or self._players_of(context)), context))
+            players = tuple(players or self._players_of(context))
+            self._search_for(self._grammar(players, context), players)
 
     def _players_of(self, context: Any) -> tuple[str, ...]:
         players = getattr(context, "players", None)
@@ -226,8 +286,9 @@ class PocketSphinxRecogniser:
         players = tuple(players) if players else self._players_of(context)
         self._lock.acquire()
         try:
-            name = self._search_for(self._grammar(players, context))
-            return _Stream(self, name, players, live and self._primed)
+            name = self._search_for(self._grammar(players, context), players)
+            check = self._loop is not None and _waits_for_an_answer(context)
+            return _Stream(self, name, players, live and self._primed, check)
         except BaseException:
             self._lock.release()
             raise
@@ -304,8 +365,11 @@ def _lcs(a: list[str], b: list[str]) -> int:
 class _Stream:
     """One utterance being decoded by both decoders; holds the recogniser's lock until finished."""
 
-    def __init__(self, owner: PocketSphinxRecogniser, search: str, players: tuple[str, ...], live: bool) -> None:
+    def __init__(self, owner: PocketSphinxRecogniser, search: str, players: tuple[str, ...], live: bool,
+                 check_fit: bool = False) -> None:
         self.owner = owner
+        self.search = search
+        self.check_fit = check_fit
         self.live = live
         self.buffer: list[bytes] = []
         self.players = players
@@ -313,6 +377,9 @@ class _Stream:
         self.decoders = [d for d in (owner._fsg, owner._open) if d is not None]
         for d in self.decoders:
             d.activate_search(search)
+        if check_fit:
+            self.decoders.append(owner._loop)  # its one search: the phone loop
+        for d in self.decoders:
             d.start_utt()
 
     def feed(self, raw: bytes) -> None:
@@ -360,6 +427,7 @@ class _Stream:
 
     def _result(self, start: float) -> Transcript:
         owner = self.owner
+        owner.last_fit = None
         fsg = owner._fsg
         hyp = fsg.hyp()
         text = _clean(hyp.hypstr) if hyp is not None else ""
@@ -385,14 +453,25 @@ class _Stream:
             agreement = owner._agreement(text, open_texts, self.players)
             if agreement == 0.0:
                 return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
+        fit = fit_per_frame(fsg, owner._loop) if self.check_fit else None
+        owner.last_fit = fit  # for the benches and tests: how the last reading fit the sound
+        if fit is not None and fit < FIT_REJECT:
+            return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
+        if owner._open is not None:
             if owner.nbest > 1:
-                # Other readings worth considering: open hypotheses that are commands too.
+                # Other readings worth considering: open hypotheses that are commands too, in
+                # the words this phase's grammar listens for (the open decoder knows the whole
+                # game's words: "undo" is no alternative to a "two" at "How many?").
+                allowed = owner._vocab.get(self.search)
                 for t in open_texts:
-                    if t != text and len(alts) < owner.nbest - 1 and owner._parse(t, self.players) is not None:
+                    if (t != text and len(alts) < owner.nbest - 1 and (allowed is None or set(t.split()) <= allowed)
+                            and owner._parse(t, self.players) is not None):
                         alts.append(t)
         word_conf = [c for _, c in words] or [0.5]
         acoustic = min(1.0, 0.5 + 0.5 * min(word_conf) ** 0.5)
         confidence = round(agreement * acoustic, 3)
+        if fit is not None and fit < FIT_SURE:
+            confidence = min(confidence, UNSURE_CAP)
         return Transcript(
             text=text,
             confidence=confidence,
@@ -401,6 +480,67 @@ class _Stream:
             engine=owner.name,
             decode_ms=_ms(start),
         )
+
+
+def _waits_for_an_answer(context: Any) -> bool:
+    """Whether the table waits for a short answer (to an ask, "How many?", a yes/no question, a
+    missing slot): there the grammar is narrow, so both decoders agreeing proves little, and the
+    phone loop decides. Elsewhere a reading must agree with the open decoder word for word over a
+    whole sentence, and synthesised voices' right readings of one-word commands fit the loop
+    poorly ("help" at -33 clean): the check would cost more there than it catches."""
+    if context is None:
+        return False
+    return getattr(context, "phase", None) in ("answer", "count", "confirm") or getattr(context, "expects", None) is not None
+
+
+def _is_word(name: str) -> bool:
+    return bool(name) and name.lower() not in _FILLERS and not name.startswith(("[", "+", "<", "("))
+
+
+def fit_per_frame(grammar: Any, loop: Any) -> float | None:
+    """How well the grammar decoder's words fit the sound against the phone loop's best phones over
+    the same frames: the mean per frame of (words' acoustic score - loop's acoustic score), in the
+    decoders' log units (0 or above: the words fit as well as any phone string; very negative: the
+    sound is something else). None when either search has no result.
+
+    Both decoders score every senone each frame (``compallsen``), so their acoustic scores share
+    one normaliser and can be compared. Loop phones that straddle a word's edge count pro rata."""
+    logmath = grammar.logmath
+    config = grammar.config
+    # The grammar search books its insertion penalties into the words' acoustic scores: per phone
+    # (pip) and per word (wip), each times the language weight, in units scaled down by 2^10.
+    # Taken back out, the words' scores are acoustics alone, like the loop's.
+    lw = float(config["lw"])
+    per_phone = logmath.log(float(config["pip"])) * lw / 1024.0
+    per_word = logmath.log(float(config["wip"])) * lw / 1024.0
+
+    def phones_in(word: str) -> int:
+        try:
+            return len((grammar.lookup_word(word) or "x").split())
+        except (KeyError, RuntimeError, ValueError):
+            return 1
+
+    words = [(s.start_frame, s.end_frame, s.ascore, phones_in(s.word))
+             for s in (grammar.seg() or ()) if _is_word(s.word)]
+    if not words or loop.hyp() is None:
+        return None
+    phones = [(s.start_frame, s.end_frame, s.ascore) for s in (loop.seg() or ())]
+    if not phones:
+        return None
+
+    def log(p: float) -> float:
+        return float(logmath.log(p)) if p > 0 else -1e9
+
+    frames = 0
+    total = 0.0
+    for a, b, score, n_phones in words:
+        frames += b - a + 1
+        total += log(score) - n_phones * per_phone - per_word
+        for pa, pb, pscore in phones:
+            lo, hi = max(a, pa), min(b, pb)
+            if hi >= lo:
+                total -= log(pscore) * (hi - lo + 1) / (pb - pa + 1)
+    return total / frames if frames else None
 
 
 def _clean(word: str) -> str:
