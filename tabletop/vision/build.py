@@ -48,7 +48,7 @@ from tabletop.vision.render import (
 )
 from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, model_status
 
-__all__ = ["synthetic_view", "decoy_view", "glyph_samples", "build", "main"]
+__all__ = ["synthetic_view", "decoy_view", "glyph_samples", "scene_samples", "build", "main"]
 
 DEFAULT_SEED = 20261129
 DEFAULT_VIEWS = 8000
