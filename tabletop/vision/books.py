@@ -58,6 +58,29 @@ def _sure(detections: list[Detection]) -> list[Detection]:
     return [d for d in detections if d.rank is not None and d.confidence >= SURE]
 
 
+_SAME_CARD = 0.6
+"""Two sure reads of a rank whose boxes share this much of the smaller one, and name no two different suits, are one
+card read twice (a whole card and a hypothesis hung on its index corner): counted once."""
+
+
+def _once(matches: list[Detection]) -> list[Detection]:
+    """The sure reads of a rank, one per card: a read lying on a surer one of the same card is dropped. Only ever
+    fewer cards than read, so a book is never made of a card counted twice."""
+    kept: list[Detection] = []
+    for d in sorted(matches, key=lambda d: -d.confidence):
+        if not any(_inside(d.box, k.box) >= _SAME_CARD and (d.suit is None or k.suit is None or d.suit is k.suit)
+                   for k in kept):
+            kept.append(d)
+    return kept
+
+
+def _inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """The share of the smaller of two boxes (x, y, w, h) that lies in the other."""
+    across = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    down = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    return across * down / max(1, min(a[2] * a[3], b[2] * b[3]))
+
+
 def _distinct(matches: list[Detection]) -> bool:
     """No two confidently read cards of the rank claim the same suit (a misread or a double count)."""
     suits = [d.suit for d in matches if d.suit is not None]
@@ -79,7 +102,7 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
     short = 0  # frames that read every card surely and show too few of the rank
     for detections in seen:
         sure = _sure(detections)
-        matches = [d for d in sure if d.rank is rank]
+        matches = _once([d for d in sure if d.rank is rank])
         key = (len(matches), float(sum(d.confidence for d in detections)))
         if key > best_key:
             best_key, best = key, detections

@@ -1,10 +1,21 @@
-"""Build the card reader into ``models/cards/`` from cards this project renders.
+"""Build the card reader into ``models/cards/`` from cards this project renders and real printing.
 
-    python -m tabletop.vision.build [--out DIR] [--seed N] [--views N] [--jobs N]
+    python -m tabletop.vision.build [--out DIR] [--seed N] [--views N] [--scenes N] [--hidden N] [--jobs N]
 
-Reproducible: every view is drawn from a numpy generator spawned from ``--seed``, in fixed
-chunks, so the result does not depend on the number of worker processes. Real photos are
-never used. Takes about five minutes (one job) on a shared two-core machine.
+Two sources of index glyphs, read exactly as the reader reads a frame (``glyphs.corner_glyphs``):
+
+- rendered cards (``render``) in the training fonts: ``--views`` views, tilted, noisy, warped back;
+- composited photos (``scenes``) of the real faces in ``shared/data/cards-dev/bidly/faces`` on the *training*
+  tables (``--scenes``): real printing and court pictures under every light, layout and camera, each index
+  corner read as the finder hangs a card on it (corners a few pixels off, or the size guessed up to 1.6 times
+  too large), and views hung where no index is (table, a card's middle or picture, its other corners) as the
+  "none" class, so the reader refuses what is not an index. Only the 39 training faces: the 13
+  ``scenes.HELD_OUT_FACES`` and the held-out tables are what the bench measures, never built from.
+
+The faces are read from ``shared/data`` at build time only; the built model files hold no photo. Reproducible:
+every view and photo is drawn from a numpy generator spawned from ``--seed``, in fixed chunks, so the result
+does not depend on the number of worker processes. Takes about ten minutes (two jobs) on a shared two-core
+machine.
 """
 
 from __future__ import annotations
@@ -20,8 +31,9 @@ import cv2
 import numpy as np
 
 from tabletop.cards import Card, RANKS, SUITS
-from tabletop.vision.finder import VIEW_H, VIEW_MARGIN, VIEW_W, order_quad, warp_card
-from tabletop.vision.glyphs import CornerGlyphs, card_corners, corner_glyphs, rank_features, suit_features
+from tabletop.vision.finder import VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, order_quad, warp_card
+from tabletop.vision.glyphs import (FIRST_INDEX_VIEW, CornerGlyphs, card_corners, corner_glyphs, first_corner,
+                                   rank_features, suit_features)
 from tabletop.vision.mlp import Mlp, train_mlp
 from tabletop.vision.render import (
     CARD_H,
@@ -36,11 +48,14 @@ from tabletop.vision.render import (
 )
 from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, model_status
 
-__all__ = ["synthetic_view", "decoy_view", "glyph_samples", "build", "main"]
+__all__ = ["synthetic_view", "decoy_view", "glyph_samples", "scene_samples", "build", "main"]
 
 DEFAULT_SEED = 20261129
-DEFAULT_VIEWS = 16000
+DEFAULT_VIEWS = 8000
 _CHUNK = 250
+_SCENE_CHUNK = 100
+DEFAULT_SCENES = 2000
+DEFAULT_HIDDEN = 128
 _DECOYS = 0.25  # share of pip-card views that also give a view hung on the wrong place (pips: no rank)
 _COURT = frozenset(rank for rank in RANKS if rank.symbol in ("J", "Q", "K"))  # rendered court pictures are
 # ellipses: cut out of them they are noughts, so they are no decoys
@@ -131,25 +146,159 @@ def glyph_samples(seed_sequence: np.random.SeedSequence, views: int, fonts: tupl
     return out
 
 
-def _chunk_job(args: tuple[np.random.SeedSequence, int, tuple[str, ...]]) -> dict[str, list]:
+_SCENE_LAYOUTS = ("scattered", "row", "touching", "overlapping", "fanned", "book_row", "book_square", "book_fan",
+                  "book_pile")
+_SCENE_CAMERAS = ("webcam", "hd", "fullhd")
+_WRONG_PLACES = 2  # views hung where no index is, per scene (table, a card's middle or picture, a card's other corners)
+
+
+def _index_view(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The upright first index corner of a card hypothesis ``quad`` (image px, its index corner first), as read."""
+    return first_corner(warp_card(image, CardQuad(quad.astype(np.float32)), FIRST_INDEX_VIEW))
+
+
+def _as_found(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``quad`` (index corner first) as the finder hangs it: corners a few pixels off (a whole card's outline), or
+    hung at the index corner at a size guessed from a ladder up to 1.6 times too large and a little turned."""
+    quad = quad.astype(np.float32)
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    if rng.random() < 0.5:
+        return quad + rng.normal(0, 0.015 * width, quad.shape).astype(np.float32)
+    scale = float(np.exp(rng.uniform(np.log(0.92), np.log(1.6))))
+    angle = rng.normal(0, 0.03)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    corner = quad[0] + rng.normal(0, 0.02 * width, 2).astype(np.float32)
+    return ((quad - quad[0]) * scale) @ rot.T + corner
+
+
+def _index_zone_centres(placed) -> list[np.ndarray]:
+    """Image points at the middle of every index that shows (what a view hung elsewhere must not hold)."""
+    out = []
+    for p in placed:
+        for idx, shows in enumerate(p.index_shows):
+            if shows:
+                q = np.roll(p.quad, -2 * idx, axis=0)
+                across, down = q[1] - q[0], q[3] - q[0]
+                out.append(q[0] + 0.085 * across + 0.13 * down)
+    return out
+
+
+def _holds_index(quad: np.ndarray, centres: list[np.ndarray]) -> bool:
+    """True if the corner crop the reader takes of ``quad`` (a quarter across, a third down, and a margin) holds
+    the middle of an index that shows."""
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    crop = np.array([quad[0] - 0.05 * (across + down), quad[0] + 0.35 * across - 0.05 * down,
+                     quad[0] + 0.35 * across + 0.45 * down, quad[0] + 0.45 * down - 0.05 * across], np.float32)
+    return any(cv2.pointPolygonTest(crop, (float(c[0]), float(c[1])), False) >= 0 for c in centres)
+
+
+def _wrong_place(composite, rng: np.random.Generator) -> np.ndarray | None:
+    """A card-sized quad hung where no index is: on the table, in a card's middle or picture, or on a card's
+    corner that holds no index (turned a quarter), as the finder hangs hypotheses that the reader must refuse."""
+    cards = composite.cards
+    if not cards:
+        return None
+    p = cards[int(rng.integers(len(cards)))]
+    quad = p.quad.astype(np.float32)
+    kind = rng.random()
+    if kind < 0.3:  # a corner of the card that holds no index (the reader sees the card turned a quarter)
+        return np.roll(quad, -(1 + 2 * int(rng.integers(2))), axis=0)
+    h, w = composite.image.shape[:2]
+    if kind < 0.65:  # inside the card: a pip, the middle, a court picture
+        across, down = quad[1] - quad[0], quad[3] - quad[0]
+        start = quad[0] + rng.uniform(0.12, 0.7) * across + rng.uniform(0.12, 0.75) * down
+    else:  # anywhere: mostly the table
+        start = np.array([rng.uniform(0, w), rng.uniform(0, h)], np.float32)
+    scale = float(rng.uniform(0.5, 1.3))
+    turn = rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else 0.0
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
+    return ((quad - quad[0]) * scale) @ rot.T + start
+
+
+def scene_samples(seed_sequence: np.random.SeedSequence, count: int) -> dict[str, list]:
+    """Rank and suit features from ``count`` composited photos of the real *training* faces on the *training*
+    tables (:mod:`tabletop.vision.scenes`): real printing and real court pictures under every light, layout and
+    camera, each index read as the finder hangs a card on it; and views hung where no index is (the "none"
+    class). Never the held-out faces or tables: those are what the bench measures."""
+    from tabletop.vision import scenes
+
+    rng = np.random.default_rng(seed_sequence)
+    pool = [c for c in Card.deck() if c not in scenes.HELD_OUT_FACES]
+    out: dict[str, list] = {"rank_x": [], "rank_y": [], "suit_x": [], "suit_y": []}
+    for _ in range(count):
+        layout = _SCENE_LAYOUTS[int(rng.integers(len(_SCENE_LAYOUTS)))]
+        seed = int(rng.integers(2**62))
+        options = {"split": "train", "faces": "real", "face_split": "train", "layout": layout,
+                   "camera": _SCENE_CAMERAS[int(rng.integers(len(_SCENE_CAMERAS)))]}
+        if layout in scenes.BOOK_LAYOUTS:  # four training faces laid as a book is, and a few others
+            options["cards"] = [pool[i] for i in rng.choice(len(pool), int(rng.integers(4, 8)), replace=False)]
+        c = scenes.compose(seed, **options)
+        for p in c.cards:
+            for idx, shows in enumerate(p.index_shows):
+                if not shows:
+                    continue  # covered or out of frame: what shows there may be another card's index
+                glyphs = corner_glyphs(_index_view(c.image, _as_found(np.roll(p.quad, -2 * idx, axis=0), rng)))
+                if glyphs is None:
+                    continue
+                out["rank_x"].append(rank_features(glyphs))
+                out["rank_y"].append(RANK_CLASSES.index(p.card.rank.symbol))
+                suit = suit_features(glyphs)
+                if suit is not None:
+                    out["suit_x"].append(suit)
+                    out["suit_y"].append(SUIT_CLASSES.index(p.card.suit.value))
+        centres = _index_zone_centres(c.cards)
+        for _ in range(_WRONG_PLACES):
+            quad = _wrong_place(c, rng)
+            if quad is None or _holds_index(quad, centres):
+                continue
+            glyphs = corner_glyphs(_index_view(c.image, quad))
+            if glyphs is not None:
+                out["rank_x"].append(rank_features(glyphs))
+                out["rank_y"].append(RANK_CLASSES.index(NOT_A_RANK))
+    return out
+
+
+def _chunk_job(args: tuple) -> dict[str, list]:
     cv2.setNumThreads(1)
-    return glyph_samples(*args)
+    kind, *rest = args
+    return glyph_samples(*rest) if kind == "rendered" else scene_samples(*rest)
 
 
-def _collect(seed: int, views: int, fonts: tuple[str, ...], jobs: int) -> dict[str, np.ndarray]:
-    chunks = [_CHUNK] * (views // _CHUNK) + ([views % _CHUNK] if views % _CHUNK else [])
-    seeds = np.random.SeedSequence(seed).spawn(len(chunks))
-    tasks = [(s, n, fonts) for s, n in zip(seeds, chunks)]
+def _run(tasks: list[tuple], jobs: int) -> dict[str, np.ndarray]:
     if jobs > 1:
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             parts = pool.map(_chunk_job, tasks)
     else:
         parts = [_chunk_job(t) for t in tasks]
-    merged = {key: [v for part in parts for v in part[key]] for key in parts[0]}
+    merged = {key: [v for part in parts for v in part[key]] for key in ("rank_x", "rank_y", "suit_x", "suit_y")}
     return {
-        "rank_x": np.array(merged["rank_x"], np.float32), "rank_y": np.array(merged["rank_y"], np.int64),
-        "suit_x": np.array(merged["suit_x"], np.float32), "suit_y": np.array(merged["suit_y"], np.int64),
+        "rank_x": np.array(merged["rank_x"], np.float32).reshape(len(merged["rank_y"]), -1),
+        "rank_y": np.array(merged["rank_y"], np.int64),
+        "suit_x": np.array(merged["suit_x"], np.float32).reshape(len(merged["suit_y"]), -1),
+        "suit_y": np.array(merged["suit_y"], np.int64),
     }
+
+
+def _chunks(total: int, size: int) -> list[int]:
+    return [size] * (total // size) + ([total % size] if total % size else [])
+
+
+def _collect(seed: int, views: int, fonts: tuple[str, ...], jobs: int) -> dict[str, np.ndarray]:
+    """Features of ``views`` rendered card views, in fixed chunks each with its own generator spawned from ``seed``."""
+    chunks = _chunks(views, _CHUNK)
+    seeds = np.random.SeedSequence(seed).spawn(len(chunks))
+    return _run([("rendered", s, n, fonts) for s, n in zip(seeds, chunks)], jobs)
+
+
+def _collect_scenes(seed: int, count: int, jobs: int) -> dict[str, np.ndarray]:
+    """Features of ``count`` composited photos of the training faces on the training tables, chunked as ``_collect``."""
+    chunks = _chunks(count, _SCENE_CHUNK)
+    seeds = np.random.SeedSequence([seed, 1]).spawn(len(chunks))
+    return _run([("scenes", s, n) for s, n in zip(seeds, chunks)], jobs)
+
+
+def _joined(*parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {key: np.concatenate([p[key] for p in parts if len(p[key])]) for key in parts[0]}
 
 
 def _accuracy(model: Mlp, x: np.ndarray, y: np.ndarray) -> float:
@@ -157,14 +306,34 @@ def _accuracy(model: Mlp, x: np.ndarray, y: np.ndarray) -> float:
 
 
 def build(out: Path = MODEL_DIR, seed: int = DEFAULT_SEED, views: int = DEFAULT_VIEWS, jobs: int = 2,
-          say=print, check_views: int = 1000) -> dict:
-    """Render, extract, train and save the reader; returns the manifest written."""
+          say=print, check_views: int = 1000, real_scenes: int = DEFAULT_SCENES, check_scenes: int = 300,
+          hidden: int = DEFAULT_HIDDEN) -> dict:
+    """Render and composite, extract, train and save the reader; returns the manifest written.
+
+    ``real_scenes`` composited photos of the real training faces on the training tables join the rendered
+    views (0: rendered cards alone); the faces are read from ``scenes.FACES_DIR`` now and never copied.
+    """
+    from tabletop.vision import scenes
+    from tabletop.vision.tabletops import table_names
+
     started = time.monotonic()
     fonts = available_fonts(TRAIN_FONTS)
+    if real_scenes and not scenes.real_faces_available():
+        raise SystemExit(f"the real card faces are not in {scenes.FACES_DIR} (shared/data/cards-dev/bidly/faces, or set "
+                         f"TABLETOP_CARD_FACES); build from rendered cards alone with --scenes 0")
     say(f"rendering {views} card views (seed {seed}) in {len(fonts)} fonts: {', '.join(fonts)}")
     data = _collect(seed, views, fonts, jobs)
     say(f"  {len(data['rank_y'])} rank glyphs, {len(data['suit_y'])} suit glyphs ({time.monotonic() - started:.0f}s)")
-    rank_model = train_mlp(data["rank_x"], data["rank_y"], RANK_CLASSES, hidden=128, seed=seed)
+    real = {"rank_y": np.zeros(0, np.int64), "suit_y": np.zeros(0, np.int64)}
+    if real_scenes:
+        say(f"compositing {real_scenes} photos of the {52 - len(scenes.HELD_OUT_FACES)} training faces on the training "
+            f"tables ({', '.join(table_names('train'))})")
+        real = _collect_scenes(seed, real_scenes, jobs)
+        nones = int((real["rank_y"] == RANK_CLASSES.index(NOT_A_RANK)).sum())
+        say(f"  {len(real['rank_y'])} rank glyphs ({nones} hung where no index is), {len(real['suit_y'])} suit glyphs "
+            f"({time.monotonic() - started:.0f}s)")
+        data = _joined(data, real)
+    rank_model = train_mlp(data["rank_x"], data["rank_y"], RANK_CLASSES, hidden=hidden, seed=seed)
     suit_model = train_mlp(data["suit_x"], data["suit_y"], SUIT_CLASSES, hidden=48, epochs=20, seed=seed + 1)
     say(f"  trained ({time.monotonic() - started:.0f}s); training accuracy rank "
         f"{_accuracy(rank_model, data['rank_x'], data['rank_y']):.3f}, suit {_accuracy(suit_model, data['suit_x'], data['suit_y']):.3f}")
@@ -173,18 +342,36 @@ def build(out: Path = MODEL_DIR, seed: int = DEFAULT_SEED, views: int = DEFAULT_
     rank_acc = _accuracy(rank_model, check["rank_x"], check["rank_y"])
     suit_acc = _accuracy(suit_model, check["suit_x"], check["suit_y"])
     say(f"  check on held-out fonts {', '.join(held)} (seed {seed + 1000}): glyph accuracy rank {rank_acc:.3f}, suit {suit_acc:.3f}")
+    checks = {"rank_glyph_accuracy": round(rank_acc, 4), "suit_glyph_accuracy": round(suit_acc, 4)}
+    if real_scenes and check_scenes:
+        again = _collect_scenes(seed + 1000, check_scenes, jobs)
+        checks["real_rank_glyph_accuracy"] = round(_accuracy(rank_model, again["rank_x"], again["rank_y"]), 4)
+        checks["real_suit_glyph_accuracy"] = round(_accuracy(suit_model, again["suit_x"], again["suit_y"]), 4)
+        say(f"  check on {check_scenes} new photos of the training faces and tables (seed {seed + 1000}): glyph accuracy "
+            f"rank {checks['real_rank_glyph_accuracy']:.3f}, suit {checks['real_suit_glyph_accuracy']:.3f}")
     out.mkdir(parents=True, exist_ok=True)
     rank_model.save(out / RANK_FILE)
     suit_model.save(out / SUIT_FILE)
     from tabletop.vision.store import _sha256
 
+    real_words = (f"; {real_scenes} composited photos (tabletop.vision.scenes) of the {52 - len(scenes.HELD_OUT_FACES)} "
+                  f"training real faces of shared/data/cards-dev/bidly/faces on the training tables "
+                  f"({', '.join(table_names('train'))}), read at build time, never the held-out faces or tables"
+                  if real_scenes else "; no real photos")
     manifest = {
         "name": "cards",
-        "built_from": (f"python -m tabletop.vision.build --seed {seed} --views {views}: rendered cards in fonts "
-                       f"{', '.join(fonts)}; HOG features + numpy perceptron; no real photos"),
+        "built_from": (f"python -m tabletop.vision.build --seed {seed} --views {views} --scenes {real_scenes} "
+                       f"--hidden {hidden}: rendered cards in fonts {', '.join(fonts)}{real_words}; "
+                       f"HOG features + numpy perceptron"),
         "seed": seed, "views": views, "fonts": list(fonts), "held_out_fonts": list(held),
+        "real_scenes": real_scenes, "hidden": hidden,
+        "real_faces": sorted(str(c) for c in Card.deck() if c not in scenes.HELD_OUT_FACES) if real_scenes else [],
+        "held_out_faces": sorted(str(c) for c in scenes.HELD_OUT_FACES),
+        "tables": list(table_names("train")) if real_scenes else [],
+        "held_out_tables": list(table_names("held_out")),
         "rank_glyphs": int(len(data["rank_y"])), "suit_glyphs": int(len(data["suit_y"])),
-        "check": {"rank_glyph_accuracy": round(rank_acc, 4), "suit_glyph_accuracy": round(suit_acc, 4)},
+        "real_rank_glyphs": int(len(real["rank_y"])), "real_suit_glyphs": int(len(real["suit_y"])),
+        "check": checks,
         "sha256": {RANK_FILE: _sha256(out / RANK_FILE), SUIT_FILE: _sha256(out / SUIT_FILE)},
         "versions": {"numpy": np.__version__, "opencv": cv2.__version__},
     }
@@ -198,9 +385,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODEL_DIR, help="folder to write (default: models/cards)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--views", type=int, default=DEFAULT_VIEWS, help="card views to render")
+    parser.add_argument("--scenes", type=int, default=DEFAULT_SCENES,
+                        help="composited photos of the real training faces on the training tables (0: rendered only)")
+    parser.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN, help="hidden units of the rank perceptron")
     parser.add_argument("--jobs", type=int, default=min(2, multiprocessing.cpu_count()))
     args = parser.parse_args(argv)
-    build(args.out, args.seed, args.views, args.jobs)
+    build(args.out, args.seed, args.views, args.jobs, real_scenes=args.scenes, hidden=args.hidden)
     return 0
 
 

@@ -146,3 +146,15 @@ def test_frames_that_disagree_on_which_cards_they_are_do_not_confirm_a_pair() ->
 def test_a_card_read_twice_is_not_two_cards_of_a_book() -> None:
     twice = _read(*KINGS[:3], ("K of spades", 0.97))
     assert judge_book(Rank.KING, [twice, twice, twice]).verdict != "confirmed"
+
+
+def test_one_card_read_twice_in_the_same_place_counts_once() -> None:
+    """A whole card and a hypothesis hung on its index corner can both read it: the same card in the same place."""
+    kings = _read(*KINGS)
+    again = Detection(Rank.KING, Suit.DIAMONDS, (310, 10, 70, 100), 0.9)  # inside the king of diamonds' box
+    assert judge_book(Rank.KING, [kings + [again]]).verdict == "confirmed"  # four kings, not five
+    no_suit = Detection(Rank.KING, None, (10, 5, 80, 110), 0.9)  # on the king of spades, its suit unread
+    three = _read(*KINGS[:3])
+    assert judge_book(Rank.KING, [three + [no_suit]] * 3).verdict != "confirmed"  # three kings, not four
+    elsewhere = Detection(Rank.KING, None, (400, 0, 90, 130), 0.9)  # a fourth king beside them
+    assert judge_book(Rank.KING, [three + [elsewhere]] * 3).verdict == "confirmed"

@@ -118,7 +118,6 @@ def test_a_live_look_at_three_kings_and_a_queen_is_not_a_book(tmp_path: Path) ->
     assert check.verdict != "confirmed", check
 
 
-@pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
 def test_a_live_look_at_a_square_book_of_kings_confirms_it(tmp_path: Path) -> None:
     from tabletop.vision import check_book, scenes
     from tabletop.cards import Rank

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tabletop.vision import model_status
+from tabletop.vision import scenes
 from tabletop.vision.build import build
+from tabletop.vision.tabletops import table_names
 
 
 def test_the_shipped_reader_is_present_and_verified() -> None:
@@ -15,10 +18,23 @@ def test_the_shipped_reader_is_present_and_verified() -> None:
     assert "rendered" in status["built_from"]
 
 
+def test_the_reader_was_built_from_no_held_out_face_or_table() -> None:
+    """The bench and the table tests measure the held-out faces and tables: the build must never have seen them."""
+    manifest = json.loads((Path(model_status()["path"]) / "manifest.json").read_text())
+    assert manifest["real_scenes"] > 0 and manifest["real_faces"], manifest["built_from"]
+    assert set(manifest["held_out_faces"]) == {str(c) for c in scenes.HELD_OUT_FACES}
+    assert not set(manifest["real_faces"]) & set(manifest["held_out_faces"])
+    assert set(manifest["held_out_tables"]) == set(table_names("held_out"))
+    assert manifest["tables"] and not set(manifest["tables"]) & set(manifest["held_out_tables"])
+
+
 def test_the_build_is_reproducible(tmp_path: Path) -> None:
-    first = build(tmp_path / "a", seed=5, views=40, jobs=1, say=lambda *_: None, check_views=10)
-    second = build(tmp_path / "b", seed=5, views=40, jobs=1, say=lambda *_: None, check_views=10)
+    real = 3 if scenes.real_faces_available() else 0  # a few composited photos of the training faces too
+    options = dict(seed=5, views=40, jobs=1, say=lambda *_: None, check_views=10, real_scenes=real, check_scenes=2)
+    first = build(tmp_path / "a", **options)
+    second = build(tmp_path / "b", **options)
     assert first["sha256"] == second["sha256"]
+    assert first["real_rank_glyphs"] > 0 or not real
 
 
 def test_a_missing_reader_is_a_setup_error_that_says_how_to_build_it(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 photos of the 52 faces (``tabletop.vision.scenes``) on tables no model was built or tuned on.
 
 Non-book scenes use the 13 held-out faces (one of every rank); books need all four of a rank, so they use
-all 52 (the reader is built from rendered faces only, so none of the photos was seen by it). The floors are
+all 52 (the reader is built from rendered faces and from the 39 other real faces on the training tables, so a book
+holds three faces it has seen, on a table it has not). The floors are
 per small group of scenes, below the bench's targets (97% recall, 99% precision over many scenes), so a
 failure here is a real regression and not noise; a false book is never allowed.
 """
@@ -25,8 +26,9 @@ pytestmark = pytest.mark.skipif(not scenes.real_faces_available(),
 # Issue 11's targets that the card finder does not yet reach (about half the cards on the held-out tables in
 # all). Not strict, since which groups pass moves with every change to the finder; a case that passes loses
 # its mark, so it guards the gain: since the index-corner finder, five held-out tables and the row of cards on
-# light tables. The false-book tests carry no mark: they hold.
-READ_NOW = ("light_wood", "linen", "tablecloth", "cork", "paper")
+# light tables; since the reader is built from real printing too, marble, cards in a row and the webcam at an
+# angle, a hand passing over a book. The false-book tests carry no mark: they hold.
+READ_NOW = ("light_wood", "linen", "tablecloth", "cork", "paper", "marble")
 BOOKS_READ_NOW = ("book_row",)  # and the square of kings, live and in a phone photo: since cards are measured by
 # their far index and a card-shaped outline read at one index is not taken for one card
 PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
@@ -79,13 +81,12 @@ def test_cards_are_read_in_every_light(light: str) -> None:
                     for i in range(3)])
 
 
-@PENDING
-@pytest.mark.parametrize("layout", ("scattered", "row", "touching", "overlapping", "fanned"))
+@pytest.mark.parametrize("layout", [pytest.param(layout, marks=PENDING) if layout != "row" else layout
+                                    for layout in ("scattered", "row", "touching", "overlapping", "fanned")])
 def test_cards_are_read_in_every_layout(layout: str) -> None:
     _assert_floors([_cards(SEED + 200 + i, layout=layout, camera="hd", light="even", count=6) for i in range(3)])
 
 
-@PENDING
 def test_a_webcam_at_an_angle_reads_the_cards() -> None:
     _assert_floors([_cards(SEED + 300 + i, layout="scattered", camera="webcam", light="even", count=5) for i in range(2)])
 
@@ -138,7 +139,6 @@ def test_no_false_book_on_any_held_out_table() -> None:
     assert false == []
 
 
-@PENDING
 def test_a_hand_passing_over_a_book_in_one_frame_does_not_stop_it() -> None:
     c = compose(SEED + 800, split="held_out", layout="book_row", camera="hd", light="even", count=1)
     check = judge_book(c.book_layout, [see(f) for f in scenes.frames(c, 5, hand=True)])  # type: ignore[arg-type]
