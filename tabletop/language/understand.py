@@ -561,12 +561,12 @@ def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent
     """The intent as it applies in context (a card dropped where cards aren't asked for, a bare "no"
     to an ask read as the go fish it is), and how unlikely it is."""
     phase = context.phase
-    if phase == "answer" and context.partial is None and isinstance(intent, (Yes, No)):
+    if phase == "answer" and context.partial is None and isinstance(intent, No):
         # Right after an ask (no question of tabletop's pending) the referee rules a bare "no" as the
-        # target's go fish and a bare "yes" as an answer with no count said ("How many?"): read so,
-        # they are one meaning with "go fish" and "here you go", not rivals splitting the confidence
-        # (which had a clearly heard "no" asked about: "Go fish?").
-        intent = GoFish() if isinstance(intent, No) else Answer(None)
+        # target's go fish: read so, it is one meaning with "go fish", not a rival splitting the
+        # confidence (which had a clearly heard "no" asked about: "Go fish?"). A bare "yes" is not
+        # read so: real "sheila"s heard as "sure" would then be acted on as a "yes".
+        intent = GoFish()
     cost = vocab.phase_cost(context.phase, intent.type)
     note = ""
     if isinstance(intent, Ask):

@@ -276,6 +276,13 @@ class Table:
             if pending.kind == "slot" and isinstance(intent, Yes):
                 self._pending = again = pending.missed()
                 return [self._question(again.question, base, intent, "slot", again)]
+            if pending.kind == "confirm" and isinstance(pending.intent, Ask) and isinstance(intent, Answer) \
+                    and transcript.text.lower().split()[:1] in _YES_FIRST:
+                # "yes three" or "yes I do" to "Ben, sevens?": the asker's yes with words the noise
+                # made (they moved cards nobody gave, or asked Ben "How many?" when he had none), or
+                # Ben's own answer. The yes confirms the ask; the answer is not taken from it: Ben,
+                # hearing his ask said back, gives his answer again.
+                return self._rule(pending.intent, pending.text, base)
             if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)) and not \
                     self._answers(pending.intent, transcript):
                 # An unsure "go fish" may be the asker's "no, jacks": ask the same question again.
@@ -525,6 +532,7 @@ class Table:
 
 
 _NO_WORDS = ("no", "nope", "nah")
+_YES_FIRST = [[w] for w in ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "exactly", "affirmative")]
 
 
 def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:

@@ -69,6 +69,10 @@ class Derailed(Exception):
     """The spoken game can no longer follow the true table (a stop, or an unrepaired wrong action)."""
 
 
+class GaveUp(Derailed):
+    """A repair said six times and never understood (nothing changed meanwhile)."""
+
+
 @dataclass
 class Tally:
     games: int = 0
@@ -204,6 +208,13 @@ class SpokenTable(simtable.SimulatedTable):
                 self.tally.extra[why] = self.tally.extra.get(why, 0) + 1
             why = "unheard"  # what the next utterance is for, unless set below
             if out.kind == "acted" and matches(out.intent, meant):
+                # one utterance may act twice (a "yes" to "Ben, sevens?" heard as "yes one": the ask
+                # and an answer nobody gave): what was not meant is a wrong action too
+                for extra in tableside.acted_intents(replies)[1:]:
+                    if extra is not None and not matches(extra, meant) and extra.get("type") != meant["type"]:
+                        self.tally.wrong += 1
+                        self.tally.wrongs.append(f"{self.snr or 'clean'}: meant {meant}, said {line!r}, "
+                                                 f"also acted on {extra}")
                 return self._done(replies, text, compare)
             if out.kind == "acted":
                 self.tally.wrong += 1
@@ -297,9 +308,12 @@ class SpokenTable(simtable.SimulatedTable):
         slot = _one_wrong_slot(heard, meant)
         if slot is not None:
             value = meant[slot]
-            self._until(speaker, f"no, I said {_slot_words(slot, value)}",
-                        lambda i: i.get("type") == "correct" and i.get(slot) == value)
-            return True
+            try:
+                self._until(speaker, f"no, I said {_slot_words(slot, value)}",
+                            lambda i: i.get("type") == "correct" and i.get(slot) == value)
+                return True
+            except GaveUp:
+                pass  # the correction is not understood (nothing changed): take it back instead, as people do
         self._until(speaker, "scratch that", lambda i: i.get("type") == "undo")
         return False
 
@@ -315,7 +329,7 @@ class SpokenTable(simtable.SimulatedTable):
                 out, _replies = self.utter(speaker, "yes" if ok(out.intent or {}) else "no")
                 if out.kind == "acted" and ok(out.intent or {}):
                     return
-        raise Derailed(f"gave up on {line!r}")
+        raise GaveUp(f"gave up on {line!r}")
 
     def quiet(self) -> None:
         self.resettle()

@@ -85,6 +85,12 @@ def hear(table: Table, recogniser: Any, utterance: Any) -> tuple[Transcript, lis
     return transcript, table.hear(transcript)
 
 
+def acted_intents(replies: list[Any]) -> list[dict[str, Any] | None]:
+    """The intents one utterance acted on, in order (a confirmed ask and the answer that confirmed it)."""
+    return [r.event.get("intent") for r in replies
+            if (r.event.get("changed") or r.event.get("code") == "control") and r.event.get("event") == "utterance"]
+
+
 def outcome(replies: list[Any]) -> Outcome:
     """What the table did with one utterance, from its reply events."""
     codes = tuple(r.event.get("code", "") for r in replies)

@@ -34,8 +34,7 @@ def say(text: str, voice: str, seed: int):
 
 
 # (voices and noise seeds for which today's recogniser hears the word itself, and surely)
-@pytest.mark.parametrize("line, voice, seed", [("no", "en-us", 22), ("nope", "en-us", 22), ("nope", "en", 22),
-                                               ("no", "en-us+m3", 21)])
+@pytest.mark.parametrize("line, voice, seed", [("no", "en-us", 22), ("nope", "en-us", 22)])
 def test_a_clear_bare_no_to_an_ask_is_a_go_fish_without_a_question(recogniser, line: str, voice: str,
                                                                     seed: int) -> None:
     from tabletop.table import Table
@@ -99,3 +98,25 @@ def test_an_empty_line_in_the_closed_loop_is_a_moment_of_quiet(tmp_path) -> None
         proc.stdin.close()
         proc.wait(timeout=120)
     assert proc.returncode == 0, proc.stderr.read()[-2000:] if proc.stderr else ""
+
+
+@pytest.mark.parametrize("line, voice, seed", [("yes three", "en-us", 31)])
+def test_a_yes_with_a_count_to_an_ask_being_confirmed_moves_no_cards(recogniser, line: str, voice: str,
+                                                                     seed: int) -> None:
+    """"Ben, sevens?" — "yes three": the asker's yes with a word the noise made, or Ben's answer. The
+    ask is confirmed and no card moves on it; Ben's answer, said again, moves them."""
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    shaky = Transcript("ben do you have any sevens", 0.3, (Alternative("ben do you have any sevens", 0.3),),
+                       engine="pocketsphinx")
+    assert table.hear(shaky)[-1].text == "Ben, sevens?"
+    hands = table.game.public()["hands"]
+    replies = table.hear_audio(say(line, voice, seed), recogniser)
+    events = [r.event for r in replies]
+    assert replies[0].event["heard"] == line, events
+    assert replies[-1].text == "Ana asks Ben for sevens.", events
+    assert table.game.public()["hands"] == hands and table.pending is None
+    gives = table.hear_audio(say("yes, two", "en-us", seed + 10), recogniser)
+    assert gives[-1].text.startswith("Ben gives Ana two sevens."), [r.event for r in gives]

@@ -140,6 +140,23 @@ def test_an_answer_confirms_the_ask_tabletop_was_checking() -> None:
                        engine="pocketsphinx")
     asked = table.hear(shaky)
     assert asked[-1].event["code"] == "confirm" and not asked[-1].event["changed"]
-    replies = table.hear(Transcript("yes two", 0.95, (Alternative("yes two", 0.95),), engine="pocketsphinx"))
+    replies = table.hear(Transcript("here you go two", 0.95, (Alternative("here you go two", 0.95),),
+                                    engine="pocketsphinx"))
     assert [r.text for r in replies] == ["Ana asks Ben for sevens.", "Ben gives Ana two sevens."]
     assert table.game.public()["hands"] == {"Ana": 9, "Ben": 5, "Cho": 7}
+
+
+def test_a_yes_with_a_count_confirms_the_ask_and_moves_no_cards() -> None:
+    """"Ben, sevens?" — "yes two" or "yes I do" may be Ana's yes with words the noise made: the ask
+    is confirmed, and Ben's cards move (or "How many?" is asked) only on his own answer."""
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.table import Table
+
+    shaky = Transcript("ben do you have any sevens", 0.3, (Alternative("ben do you have any sevens", 0.3),),
+                       engine="pocketsphinx")
+    for line in ("yes two", "yes i do"):  # (Ana's "yes" with words the noise made: seen in the table bench)
+        table = Table.new(PLAYERS)
+        table.hear(shaky)
+        replies = table.hear(Transcript(line, 0.95, (Alternative(line, 0.95),), engine="pocketsphinx"))
+        assert [r.text for r in replies] == ["Ana asks Ben for sevens."], line
+        assert table.game.public()["hands"] == {"Ana": 7, "Ben": 7, "Cho": 7} and table.pending is None
