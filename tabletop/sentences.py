@@ -406,6 +406,7 @@ STEP_SETTLE = "the turn passing"
 
 NOT_CAUGHT = "Sorry, I didn't catch that."
 SAY_IT_AGAIN = "Okay, say it again."
+OKAY = "Okay."
 PAUSED = "Paused. Say resume to go on."
 STOPPING = "Stopping the game. The journal is saved."
 CAMERA_FAILED = "The camera isn't working, so I'll go on without it."
@@ -502,6 +503,16 @@ def offer_two(slot: str, first: str, second: str) -> str:
         return number(int(value)) if slot == "count" else value
 
     return capital(f"{word(first)} or {word(second)}?")
+
+
+def check_slot(slot: str, value: str, again: bool = False) -> str:
+    """A yes/no check of one slot heard once ("Sevens?" after "Ana, which rank?"); ``again`` when
+    the answer was neither a yes nor a no ("Sevens? Yes or no.")."""
+    if slot == "rank":
+        word = Rank.from_symbol(value).plural
+    else:
+        word = number(int(value)) if slot == "count" else value
+    return capital(f"{word}?") + (" Yes or no." if again else "")
 
 
 def confirm(intent: Any, asked: Rank | None = None) -> str:

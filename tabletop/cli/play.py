@@ -40,7 +40,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     source.add_argument("--text", action="store_true", help="read typed utterances from standard input, one a line")
     source.add_argument("--audio", nargs="+", metavar="FILE.wav",
                         help="recorded utterances, played in order; '-' reads one WAV path a line from standard input "
-                        "and, after each, prints the events it caused and then a listening event")
+                        "and, after each, prints the events it caused and then a listening event (an empty line: a "
+                        "moment of quiet, which settles the open exchange)")
     p.add_argument("--journal", metavar="PATH", help="the game's journal (default: a new file in the data folder)")
     p.add_argument("--resume", metavar="PATH", help="continue the game a journal holds")
     p.add_argument("--json", action="store_true", help="print one JSON object per event")
@@ -337,7 +338,9 @@ def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = 
 def _play_audio(table: Table, args: argparse.Namespace, out: Output, utterances: list[Any] | None = None) -> None:
     """Recorded utterances in order; ``--audio -`` reads their paths from standard input, one a line,
     and after each prints what it caused and then ``{"event": "listening"}`` (the closed loop a
-    script drives: it answers tabletop's questions as a player would)."""
+    script drives: it answers tabletop's questions as a player would). There an empty line is a
+    moment of quiet at the table, as the live loop hears one: the open exchange is settled and
+    announced ("Ben's turn."), then ``listening`` again."""
     from tabletop.speech.audio import read_wav
 
     recogniser = _recogniser(args, table)
@@ -348,6 +351,9 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output, utterances:
         out.listening()
     for path in paths:
         if not path:
+            if closed_loop and not table.stopped:
+                out.show(table.idle())  # a moment of quiet
+                out.listening()
             continue
         try:
             utterance = next(ready) if ready is not None else read_wav(path)

@@ -57,11 +57,16 @@ class Context:
     partial: Intent | None = None
     """The intent the pending question is about ("Ana asks Ben for ?"): a bare slot value ("sixes")
     or a correction ("no, sixes") fills it."""
+    confirms: str | None = None
+    """The slot a yes/no question checks ("Sevens?" after "Ana, which rank?" checks the rank): it is
+    answered by yes, no or that slot's value alone, and the recognisers listen for just those."""
 
     def __post_init__(self) -> None:
         if self.expects is not None and self.expects not in EXPECTS:
             raise ValueError(f"unknown expectation {self.expects!r}; one of {', '.join(EXPECTS)}")
         object.__setattr__(self, "choices", tuple(self.choices))
+        if self.confirms is not None and self.confirms not in SLOTS:
+            raise ValueError(f"unknown slot {self.confirms!r}; one of {', '.join(SLOTS)}")
         if self.phase not in PHASES:
             raise ValueError(f"unknown phase {self.phase!r}; one of {', '.join(PHASES)}")
         if self.asking not in ASKING_RULES:

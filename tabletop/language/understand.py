@@ -167,11 +167,16 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
         return Understanding(None, 0.0, reason=NOT_CAUGHT, text=first_text)
 
     best = ranked[0]
-    runner = ranked[1] if len(ranked) > 1 else None
+    # Readings that do the same thing in this phase (a bare "no" to an ask is a go fish, a bare
+    # "yes" an answer with no count) back the best reading rather than compete with it.
+    rivals = [s for s in ranked[1:] if not same_action(s.intent, best.intent, context)]
+    runner = rivals[0] if rivals else None
     margin = (runner.cost - best.cost) if runner is not None else math.inf
     absolute = math.exp(-best.cost)
     # the share of the best meaning among the meanings in play, times how well it was heard
-    posterior = 1.0 / sum(math.exp(-(s.cost - best.cost)) for s in ranked[:8])
+    in_play = ranked[:8]
+    backing = sum(math.exp(-(s.cost - best.cost)) for s in in_play if s is best or s not in rivals)
+    posterior = backing / sum(math.exp(-(s.cost - best.cost)) for s in in_play)
     confidence = max(0.0, min(1.0, absolute * posterior))
     keep = tuple(ranked[:5])
 
@@ -194,6 +199,10 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
         return Understanding(best.intent, confidence, confirm=slot_question(best.intent, "rank", context),
                              text=best.text, candidates=keep, missing="rank",
                              likely=_likely_ranks(best, ranked, context, vocab))
+    if _unsure_count_fill(best, hypotheses, context, vocab):
+        return Understanding(best.intent, confidence, confirm=slot_question(best.intent, "count", context),
+                             text=best.text, candidates=keep, missing="count",
+                             likely=_likely_counts(best, ranked, hypotheses, context, vocab))
     # A fill read from a lower hypothesis only ("sure" heard at "How many?", "two" among its
     # alternatives) is not what was heard best: it is confirmed, never acted on.
     from_below = best.note == "fills the question" and bool(hypotheses) and best.text != hypotheses[0].text
@@ -215,6 +224,27 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
 
 
 # ---- hearing safely ------------------------------------------------------------------------------
+
+
+def same_action(a: Intent, b: Intent, context: Context) -> bool:
+    """Whether two readings do the same thing in ``context``: right after an ask (phase "answer",
+    no question pending) "no" is the target's go fish and "yes" an answer with no count said, as
+    the referee rules them. Two such readings of one utterance are one meaning, not two rivals.
+
+    >>> ctx = Context(players=("Ana", "Ben"), current="Ana", phase="answer", asker="Ana", target="Ben", rank=Rank.SEVEN)
+    >>> same_action(No(), GoFish(), ctx), same_action(Yes(), Answer(None), ctx), same_action(Yes(), Answer(2), ctx)
+    (True, True, False)
+    """
+    if context.phase != "answer" or context.partial is not None:
+        return False
+    pair = {type(a), type(b)}
+    if pair == {No, GoFish}:
+        return True
+    if pair == {Yes, Answer}:
+        answer = a if isinstance(a, Answer) else b
+        return answer.count is None  # type: ignore[union-attr]
+    return False
+
 
 _COSTLY_PHASE = 0.5
 """An intent whose phase cost (vocabulary.yaml ``phases``) is at least this is implausible now: a
@@ -327,28 +357,58 @@ def _implausible_slot(best: Scored, ranked: list[Scored], context: Context) -> t
     return None, ()
 
 
-_SURE_FILL = 0.9
-"""A rank heard after "Ana, which rank?" is acted on only when both decoders heard exactly the same
-words (PocketSphinx's confidence is the decoders' agreement times the acoustic score: at least 0.9
-only when the open decoder's best reading is the grammar's) and those words are the rank alone. The
-narrowed rank grammar fits any sound to some rank: real "three"s were heard as "your eight", "six"
-as "ten", "five" as "nah eight", each with a confidence well above the act threshold."""
-
-
 def _unsure_rank_fill(best: Scored, hypotheses: Any, context: Context, vocab: Vocabulary) -> bool:
-    """Whether ``best`` is a rank given to tabletop's "which rank?" that is not sure enough to act on."""
+    """Whether ``best`` is a rank given to tabletop's "which rank?", heard once: never sure enough
+    to act on, so the table checks it with a yes/no ("Sevens?"). A grammar of rank words fits any
+    sound to some rank, and no score tells a wrong one apart: real rank words (FSDD, Speech
+    Commands) heard with both decoders agreeing and a confidence of at least 0.95 were still wrong
+    6% and 10% of the time (FSDD's "six" heard as "ten" in 15 of 25 recordings: the same speaker
+    saying it again is misheard the same way, so two hearings agreeing is no proof either)."""
     if context.expects != "rank" or not isinstance(best.intent, Ask) or not isinstance(context.partial, Ask):
         return False
     if best.note not in ("fills the question", "corrects the question"):
         return False
-    if 0 < len(context.choices) <= 2:
-        return False  # the answer to "Sixes or sevens?": a choice of two, judged as before
-    if not hypotheses or best.text != hypotheses[0].text or _clamp(hypotheses[0].confidence) < _SURE_FILL:
-        return True
-    from tabletop.language.normalise import normalise
+    return not 0 < len(context.choices) <= 2  # the answer to "Sixes or sevens?": judged as before
 
-    tokens = tuple(t for t in normalise(best.text, vocab) if t not in vocab.skip_words)
-    return _slot_values("rank", context, vocab).get(tokens) != best.intent.rank
+
+_SURE_COUNT = 0.9
+"""A count given to "How many?" is acted on only when both decoders read exactly the same words
+(PocketSphinx's confidence is at least 0.9 only then) and no other count is among the readings;
+otherwise the table checks it ("Two?"). Real "three"s were heard as "two" with "three" the open
+decoder's second reading, and real "zero"s as "two" with a confidence of 0.63 and 0.81."""
+
+
+def _unsure_count_fill(best: Scored, hypotheses: Any, context: Context, vocab: Vocabulary) -> bool:
+    """Whether ``best`` is a count given to "How many?" that is not sure enough to act on."""
+    if context.expects != "count" or not isinstance(best.intent, Answer) or best.intent.count is None:
+        return False
+    if not isinstance(context.partial, Answer) or best.note not in ("fills the question", "corrects the question"):
+        return False
+    if 0 < len(context.choices) <= 2:
+        return False  # the answer to "One or two?" (or to a count out of two): judged as before
+    if not hypotheses or best.text != hypotheses[0].text or _clamp(hypotheses[0].confidence) < _SURE_COUNT:
+        return True
+    return any(_count_of(h.text, context, vocab) not in (None, best.intent.count) for h in hypotheses[1:])
+
+
+def _count_of(text: str, context: Context, vocab: Vocabulary) -> int | None:
+    """The count a bare answer says ("two", "no, three"), or None."""
+    return _slot_values("count", context, vocab).get(tuple(_fill_tokens(text, vocab)))
+
+
+def _likely_counts(best: Scored, ranked: list[Scored], hypotheses: Any, context: Context,
+                   vocab: Vocabulary) -> tuple[str, ...]:
+    """The counts an unsure answer to "How many?" may have been, likeliest first."""
+    out = [str(best.intent.count)]  # type: ignore[attr-defined]
+    for s in ranked:
+        if isinstance(s.intent, Answer) and s.intent.count is not None:
+            out.append(str(s.intent.count))
+    for h in hypotheses:
+        count = _count_of(h.text, context, vocab)
+        if count is not None:
+            out.append(str(count))
+    values = tuple(dict.fromkeys(out))
+    return tuple(v for v in values if v in context.choices) if context.choices else values
 
 
 def _likely_ranks(best: Scored, ranked: list[Scored], context: Context, vocab: Vocabulary) -> tuple[str, ...]:
@@ -498,10 +558,17 @@ def _clamp(value: Any) -> float:
 
 
 def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent, float, str]:
-    """The intent as it applies in context (a card dropped where cards aren't asked for), and how unlikely it is."""
+    """The intent as it applies in context (a card dropped where cards aren't asked for, a bare "no"
+    to an ask read as the go fish it is), and how unlikely it is."""
+    phase = context.phase
+    if phase == "answer" and context.partial is None and isinstance(intent, (Yes, No)):
+        # Right after an ask (no question of tabletop's pending) the referee rules a bare "no" as the
+        # target's go fish and a bare "yes" as an answer with no count said ("How many?"): read so,
+        # they are one meaning with "go fish" and "here you go", not rivals splitting the confidence
+        # (which had a clearly heard "no" asked about: "Go fish?").
+        intent = GoFish() if isinstance(intent, No) else Answer(None)
     cost = vocab.phase_cost(context.phase, intent.type)
     note = ""
-    phase = context.phase
     if isinstance(intent, Ask):
         asker = intent.asker or context.current
         if context.players:

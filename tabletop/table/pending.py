@@ -10,6 +10,9 @@ Kinds of question:
 
 * ``confirm`` — a heard intent costly or unsure to act on ("Stop the game?", "Ben, sevens?"):
   "yes" acts on it, "no" drops it, a corrected slot ("no, sixes") acts on the corrected intent.
+  With ``confirms`` set it checks one slot heard once ("Sevens?" after "Ana, which rank?"): "yes"
+  acts, "no" asks for the slot again without the value denied, and another value ("no, sixes") is
+  checked in its turn ("Sixes?"): a value heard once is never acted on.
 * ``slot`` — one part of a sentence was not sure ("Ana, which rank?", "Sevens from whom?",
   "Sorry, how many?"): the slot's value alone fills it; after two misses the two likeliest values
   are offered ("Sixes or sevens?").
@@ -56,6 +59,7 @@ class Pending:
     :ivar choices: the values the answer can take, as JSON strings (what a narrowed grammar holds).
     :ivar likely: the slot's likeliest values, likeliest first (offered after two misses).
     :ivar misses: answers so far that did not fill it.
+    :ivar confirms: for a ``confirm`` that checks one slot of ``intent`` ("Sevens?"), that slot.
     """
 
     kind: str
@@ -67,6 +71,7 @@ class Pending:
     choices: tuple[str, ...] = ()
     likely: tuple[str, ...] = ()
     misses: int = 0
+    confirms: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -87,7 +92,7 @@ class Pending:
 
     def context_fields(self) -> dict[str, Any]:
         """The fields of a language :class:`~tabletop.language.context.Context` this question sets."""
-        return {"expects": self.expects, "choices": self.choices, "partial": self.intent}
+        return {"expects": self.expects, "choices": self.choices, "partial": self.intent, "confirms": self.confirms}
 
     def to_json(self) -> dict[str, Any]:
         """The ``question`` event of ``play --json``: what is asked and what is expected next."""
@@ -95,4 +100,6 @@ class Pending:
                                "expects": self.expects, "choices": list(self.choices)}
         if self.intent is not None:
             out["about"] = self.intent.to_json()
+        if self.confirms is not None:
+            out["checks"] = self.confirms
         return out

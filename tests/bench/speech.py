@@ -252,11 +252,21 @@ COUNT_WORDS = {"one": 1, "two": 2, "three": 3}
 CHATTER_WORDS = ("zero", "marvin", "sheila", "go")
 
 
-def _in_context_items(limit: int | None):
-    """(set name, phase, clip path, expected) for every real recording, in the phase it is said in.
+def _half_of(src: str, row: dict) -> str:
+    """Which half of the speakers a clip belongs to: "tune" or "check". Speech Commands by speaker
+    (the first byte of the speaker's hash even or odd: 14 and 15 speakers); FSDD has one speaker,
+    so by recording (index 0-24 or 25-49 of each digit)."""
+    if src == "fsdd":
+        return "tune" if int(Path(row["path"]).stem.rsplit("_", 1)[1]) < 25 else "check"
+    return "tune" if int(row["speaker"][:2], 16) % 2 == 0 else "check"
+
+
+def _in_context_items(limit: int | None, half: str = "all"):
+    """(set name, phase, clip path, word, row, expected) for every real recording, in the phase it
+    is said in.
 
     expected is a predicate on the acted intent's JSON, or None for chatter (nothing may happen)."""
-    rows = list(_real_rows(None))
+    rows = [(f, r) for f, r in _real_rows(None) if half == "all" or _half_of(f.name, r) == half]
     if limit:  # a spread over every word and speaker, not the first rows of each folder
         by_folder: dict[str, list] = {}
         for folder, row in rows:
@@ -267,102 +277,138 @@ def _in_context_items(limit: int | None):
         path = folder / row["path"]
         src = folder.name
         if word == "yes":
-            yield f"{src} answers", "answer", path, word, lambda i: i["type"] in ("answer", "yes") and i.get("count") is None
+            yield f"{src} answers", "answer", path, word, row, lambda i: i["type"] in ("answer", "yes") and i.get("count") is None
         elif word == "no":
-            yield f"{src} answers", "answer", path, word, lambda i: i["type"] in ("go_fish", "no")
+            yield f"{src} answers", "answer", path, word, row, lambda i: i["type"] in ("go_fish", "no")
         if word in COUNT_WORDS:
             n = COUNT_WORDS[word]
-            yield f"{src} counts", "count", path, word, (
+            yield f"{src} counts", "count", path, word, row, (
                 lambda i, n=n: i["type"] in ("answer", "correct") and i.get("count") == n)
         if word in DIGITS:
             r = DIGITS[word]
-            yield f"{src} ranks", "rank", path, word, (
+            yield f"{src} ranks", "rank", path, word, row, (
                 lambda i, r=r: i["type"] in ("ask", "correct") and i.get("rank") == r)
         if word in CHATTER_WORDS:
             for phase in ("answer", "count"):
                 # "go" alone after an ask may fairly be taken for "go fish"
-                yield f"{src} chatter", phase, path, word, (
+                yield f"{src} chatter", phase, path, word, row, (
                     (lambda i: i["type"] == "go_fish") if word == "go" else None)
 
 
-class _RankRepair:
-    """Today's table has no rank-repair question yet (helper `loop` adds it): until it does, the
-    bench hears a rank word as the answer to "Ana, which rank?" the way that question will listen,
-    with a grammar of the rank words alone (and the chatter rejector on), and reads the rank
-    heard as Ana's ask of Ben for it. An unsure reading (the confidence the table would ask about)
-    is a question."""
+class _Person:
+    """A player answering tabletop's one repair question with their own real recordings.
 
-    def __init__(self, engine: str) -> None:
-        self.engine = engine
-        self.recogniser = None
+    * asked to say it again ("Sorry, which rank?", "Sorry, how many?", "Sorry, I didn't catch
+      that.") or offered two values ("Sixes or sevens?"): they say their word again, a different
+      recording of the same word by the same speaker (FSDD: another index of the digit, from the
+      same half of the recordings). Speech Commands holds one recording of each word per speaker,
+      so there is no second one: with ``repeat="same"`` (the default, pessimistic: the repeat
+      sounds exactly like the first) the same recording is heard again, padded with other noise;
+      with ``repeat="other"`` another speaker's recording of the word (same half) stands in.
+    * asked a yes/no question ("Sevens?", "Go fish?"): "yes" when it is about what they meant,
+      else "no": their own "yes"/"no" recording where the set has one, otherwise another speaker's
+      (same half). FSDD has no "yes" or "no": its speaker's answers are Speech Commands speakers'.
+    """
 
-    def hear(self, utterance):
-        from tabletop.cards import RANKS
-        from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+    def __init__(self, half: str, repeat: str = "same") -> None:
+        self.repeat = repeat
+        self.clips: dict[tuple[str, str, str], list[Path]] = {}
+        for folder, row in _real_rows(None):
+            if half != "all" and _half_of(folder.name, row) != half:
+                continue
+            key = (folder.name, row["speaker"], row["text"].strip().lower())
+            self.clips.setdefault(key, []).append(folder / row["path"])
+        for paths in self.clips.values():
+            paths.sort()
 
-        from tableside import Outcome
+    def again(self, src: str, speaker: str, word: str, path: Path) -> tuple[Path, str]:
+        """Another recording of ``word`` by the speaker of ``path``, and where it came from."""
+        all_mine = self.clips.get((src, speaker, word), [])
+        mine = [p for p in all_mine if p != path]
+        if mine:
+            at = all_mine.index(path) if path in all_mine else 0
+            return mine[at % len(mine)], "own"
+        others = sorted(p for (s, spk, w), paths in self.clips.items() if s == src and w == word and spk != speaker
+                        for p in paths)
+        if self.repeat == "same" or not others:
+            return path, "same"
+        return others[len(str(path)) % len(others)], "other"
 
-        if self.recogniser is None:
-            self.recogniser = PocketSphinxRecogniser(PLAYERS, grammar=rank_word_jsgf, parse=_rank_parse)
-        heard = self.recogniser.hear(utterance)
-        rank = next((r for r in RANKS if heard.text in (r.word, r.plural)), None)
-        if rank is None:
-            return Outcome("none", None)
-        intent = {"type": "ask", "target": "Ben", "rank": rank.symbol}
-        return Outcome("acted" if heard.confidence >= 0.5 else "asked", intent)
+    def yes_no(self, src: str, speaker: str, word: str, seed: int) -> tuple[Path | None, str]:
+        mine = self.clips.get((src, speaker, word))
+        if mine:
+            return mine[0], "own"
+        pool = sorted(p for (s, _, w), paths in self.clips.items() if w == word and s == "speech_commands"
+                      for p in paths)
+        return (pool[seed % len(pool)], "other") if pool else (None, "none")
 
 
-def _rank_parse(text, players):
-    from tabletop.cards import RANKS
-
-    return next((r.symbol for r in RANKS if text in (r.word, r.plural)), None)
+def _clip(path: Path, seed: int):
+    return _padded(read_wav(path), seed)
 
 
-def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsphinx", verbose: bool = False):
+def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsphinx", verbose: bool = False,
+                          half: str = "all", repeat: str = "same"):
     """Real voices heard where they are said, through the table itself: each clip is heard by a
     new table brought to the clip's phase (answers after "Ben, do you have any sevens?", counts
-    after "yes" -> "How many?", rank words after "Ben, do you have any" -> "Ana, which rank?",
-    other words as chatter in the answer and count phases). Per set: right (acted on the meant
-    intent), right after one repair (asked about the meant intent: one "yes" makes it right),
-    wrong (a different intent acted on), missed (nothing, or a question about something else)."""
+    after "yes" -> "How many?", rank words after an ask heard with its rank unsure (jacks or
+    queens: no digit word, so nothing of the clip's word is known beforehand) -> "Ana, which
+    rank?", other words as chatter in the answer and count phases). When tabletop asks about a
+    clip, or says it didn't catch it, the speaker answers once as a person would (:class:`_Person`).
+    Per set: right (acted on the meant intent at once), within one repair (right at once, or after
+    one question and its answer), wrong (a different intent acted on, at once or after the answer),
+    missed (not right after one question). Chatter: nothing may happen (asked about is no harm)."""
     import tableside
 
     if not SPEECH_DEV.is_dir():
         print(f"  real recordings: skipped ({SPEECH_DEV} not found)")
         return {}
+    person = _Person(half, repeat)
     sets: dict[str, dict[str, int]] = {}
     examples: list[str] = []
-    repair = None
-    for k, (name, phase, path, word, expected) in enumerate(_in_context_items(limit)):
-        utterance = _padded(read_wav(path), len(str(path)) + k)
+    how: dict[str, int] = {}
+    for k, (name, phase, path, word, row, expected) in enumerate(_in_context_items(limit, half)):
+        src = "fsdd" if "fsdd" in path.parts else "speech_commands"
         table = tableside.new_table(PLAYERS)
-        replies = tableside.to_phase(table, phase)
-        if phase == "rank" and not tableside.asks_for_rank(replies):
-            repair = repair or _RankRepair(engine)
-            out = repair.hear(utterance)
-            heard_text = "(rank repair, emulated)"
-        else:
-            transcript, replies = tableside.hear(table, recogniser, utterance)
-            out = tableside.outcome(replies)
-            heard_text = transcript.text
+        tableside.to_phase(table, phase)
+        transcript, replies = tableside.hear(table, recogniser, _clip(path, len(str(path)) + k))
+        out = tableside.outcome(replies)
+        trail = f"heard {transcript.text!r} -> {out.kind} {out.intent}"
         tally = sets.setdefault(name, {"n": 0, "right": 0, "repaired": 0, "wrong": 0, "missed": 0, "asked": 0})
         tally["n"] += 1
         if expected is None:  # chatter: nothing may happen
             kind = "wrong" if out.kind == "acted" else ("asked" if out.kind == "asked" else "right")
         elif out.kind == "acted":
             kind = "right" if expected(out.intent) else "wrong"
-        elif out.kind == "asked" and expected(out.intent):
-            kind = "repaired"
-        elif out.kind == "asked" and word == "go":
+        elif out.kind == "asked" and word == "go" and (out.intent or {}).get("type") == "go_fish":
             kind = "right"  # asked "Go fish?" about a bare "go": a fair question
         else:
+            # One repair: the speaker answers the question tabletop asked (or says it again after
+            # "Sorry, I didn't catch that"), once.
+            pending = table.pending
+            if pending is not None and pending.expects == "yes_no":
+                about = pending.intent.to_json() if pending.intent is not None else None
+                said = "yes" if about is not None and expected(about) else "no"
+                again, found = person.yes_no(src, row["speaker"], said, k)
+            else:
+                said = word
+                again, found = person.again(src, row["speaker"], word, path)
+            how[found] = how.get(found, 0) + 1
             kind = "missed"
+            if again is not None:
+                heard2, replies2 = tableside.hear(table, recogniser, _clip(again, len(str(again)) + 7 * k + 1))
+                out2 = tableside.outcome(replies2)
+                asked = replies[-1].text if replies else ""
+                trail += f" | {asked!r} -> says {said!r} ({found}) heard {heard2.text!r} -> {out2.kind} {out2.intent}"
+                if out2.kind == "acted":
+                    kind = "repaired" if expected(out2.intent) else "wrong"
         tally[kind] += 1
-        if kind == "wrong" and len(examples) < 10:
-            examples.append(f"    WRONG {name:24s} {phase:6s} {word!r} heard {heard_text!r} -> {out.intent}")
+        if kind == "wrong" and len(examples) < 12:
+            examples.append(f"    WRONG {name:24s} {phase:6s} {word!r} {trail}")
         if verbose:
-            print(f"    {kind:8s} {name:24s} {phase:6s} {word!r} heard {heard_text!r} -> {out.kind} {out.intent}")
-    print("  real voices in context (right / right after one repair / wrong / missed):")
+            print(f"    {kind:8s} {name:24s} {phase:6s} {word!r} {trail}")
+    print(f"  real voices in context, {half} speakers, Speech Commands repeats: {repeat} "
+          f"(right / within one repair / wrong / missed):")
     total = {"n": 0, "right": 0, "repaired": 0, "wrong": 0, "missed": 0, "asked": 0}
     for name in sorted(sets):
         t = sets[name]
@@ -375,6 +421,8 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
             print(f"    {name:26s} right {pct(t['right'], t['n'])}, within one repair {pct(t['right'] + t['repaired'], t['n'])}, "
                   f"wrong {pct(t['wrong'], t['n'])}, missed {pct(t['missed'], t['n'])}")
     print(f"    {'all':26s} wrong {pct(total['wrong'], total['n'])}")
+    print(f"    (answers to a repair: {', '.join(f'{v} {k}' for k, v in sorted(how.items()))}; own: the speaker's "
+          "own recording, same: the same recording again, other: another speaker's)")
     if examples:
         print("\n".join(examples))
     return sets
@@ -520,6 +568,11 @@ def main() -> int:
                         help="then the enrollment figures (tests/bench/enrollment.py: adapts models, slow)")
     parser.add_argument("--context-only", action="store_true", help="only the real voices in context")
     parser.add_argument("--verbose", action="store_true", help="print every real clip's outcome")
+    parser.add_argument("--half", choices=("all", "tune", "check"), default="all",
+                        help="real voices in context on one half of the speakers (see _half_of)")
+    parser.add_argument("--repeat", choices=("same", "other"), default="same",
+                        help="Speech Commands has one recording of a word per speaker: a repeat is that "
+                             "recording again (same) or another speaker's (other)")
     parser.add_argument("--game-n", type=int, default=240, help="commands said in their game phase (0: skip)")
     args = parser.parse_args()
     if args.quick:
@@ -538,7 +591,8 @@ def main() -> int:
             print(f"  skipped: {getattr(error, 'reason', error)}")
             continue
         if not args.no_real:
-            bench_real_in_context(recogniser, args.real_limit, engine, verbose=args.verbose)
+            bench_real_in_context(recogniser, args.real_limit, engine, verbose=args.verbose, half=args.half,
+                                  repeat=args.repeat)
             if args.enrollment and engine == "pocketsphinx":
                 bench_enrollment(args.quick)
             if args.context_only:

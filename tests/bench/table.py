@@ -12,13 +12,22 @@ API). The players answer tabletop's questions as people would:
 * a question about what they meant ("Ben, sevens?") → "yes";
 * a question about something else → "no", then they say their sentence again (with a question
   that names the slot it expects, "no, sevens" in one go);
-* "Sorry, I didn't catch that." (or nothing) → they say it again;
+* "Sorry, I didn't catch that." (or nothing) → they say it again; misunderstood twice (not caught,
+  or asked about something else), they put it another way ("lucky fish!" for "I got a six");
 * tabletop acting on something they did not mean (a wrong action) → "no, I said sevens" when one
   slot was wrong, else "scratch that" and the sentence again; a game stopped by a mishearing is lost.
 
 After every sentence the referee's public state is compared with the true table. Reported per
-noise level: games that end in the true state, utterances per intended action, and wrong actions
-(per utterance and per intended action). Quiet at the table (the referee settling an exchange) is
+noise level, each on its own: games that end in the true state (a game in which a player gave up
+after six tries and typed the sentence does not count), utterances per intended action, wrong
+actions (per utterance and per intended action), utterances per action by kind of action (ask,
+answer, go fish, lucky, book, query) and what the extra utterances were for (said again after
+"Sorry?", answering a question, repairing a wrong action).
+
+Size: a two-player game of pairs is about 100 intended actions and, with today's recogniser,
+200-250 utterances, about 0.6 s of CPU each (two decoders); run one process per noise level to use
+both cores (``--snrs clean``, ``--snrs 20``...). The voices are espeak-ng variants no other bench or
+tuning uses (``TABLE_VOICES``). Quiet at the table (the referee settling an exchange) is
 the table's ``idle()``, as the live loop calls it after a pause.
 """
 
@@ -26,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import statistics
 import sys
@@ -74,6 +84,16 @@ class Tally:
     spoken_true_end: int = 0
     cpu: float = 0.0
     wrongs: list[str] = field(default_factory=list)
+    # per kind of intended action (ask, answer, go_fish, lucky, book, query...): [actions, utterances]
+    kinds: dict[str, list[int]] = field(default_factory=dict)
+    # what the extra utterances were: "unheard" (said again after "Sorry?"), "confirmed" (a yes/no or
+    # the slot asked for), "repair" (putting a wrong action right)
+    extra: dict[str, int] = field(default_factory=dict)
+
+    def count(self, kind: str, utterances: int) -> None:
+        k = self.kinds.setdefault(kind, [0, 0])
+        k[0] += 1
+        k[1] += utterances
 
 
 def _sentences(text: str) -> list[str]:
@@ -126,6 +146,8 @@ class SpokenTable(simtable.SimulatedTable):
                        for i, name in enumerate(names)}
         self.k = 0
         self.typed = False
+        self.rephrased: set[str] = set()  # the other wordings already tried for the action being said
+        self.rephrase_rng = random.Random(seed + 7)  # apart from the game's own dealing and choices
 
     # ---- who says what ----
 
@@ -163,21 +185,40 @@ class SpokenTable(simtable.SimulatedTable):
         speaker = self.speaker_for(intent)
         self.tally.actions += 1
         self.stats.events += 1
+        kind = SAME.get(meant["type"], meant["type"])
+        first = self.tally.utterances
+        try:
+            return self._say(text, intent, meant, speaker, compare)
+        finally:
+            self.tally.count(kind, self.tally.utterances - first)
+
+    def _say(self, text: str, intent: Any, meant: dict[str, Any], speaker: str, compare: bool) -> Any:
         line = text
         out = None
+        unheard = 0
+        why = ""
+        self.rephrased = set()
         for attempt in range(MAX_TRIES):
             out, replies = self.utter(speaker, line, attempt)
+            if attempt:
+                self.tally.extra[why] = self.tally.extra.get(why, 0) + 1
+            why = "unheard"  # what the next utterance is for, unless set below
             if out.kind == "acted" and matches(out.intent, meant):
                 return self._done(replies, text, compare)
             if out.kind == "acted":
                 self.tally.wrong += 1
                 self.tally.wrongs.append(f"{self.snr or 'clean'}: meant {meant}, said {line!r}, acted on {out.intent}")
-                if self.repair(speaker, out, meant):
+                before = self.tally.utterances
+                fixed = self.repair(speaker, out, meant)
+                self.tally.extra["repair"] = self.tally.extra.get("repair", 0) + self.tally.utterances - before
+                if fixed:
                     return self._done(replies, text, compare)
                 line = text
+                why = "repair"
             elif out.kind == "asked":
                 self.tally.questions += 1
                 slot = _one_wrong_slot(out.intent, meant)
+                why = "confirmed"
                 if out.expects in ("rank", "target", "count"):
                     # "Ana, which rank?": the slot alone ("sevens")
                     line = _slot_words(out.expects, meant[out.expects]) if meant.get(out.expects) else text
@@ -187,10 +228,14 @@ class SpokenTable(simtable.SimulatedTable):
                     line = f"no, {_slot_words(slot, meant[slot])}"  # "Ben, sixes?" - "no, sevens"
                 else:
                     line = "no"
+                    unheard += 1  # asked about something else: misunderstood, like not caught
             else:
                 if line != "no":
                     self.tally.repeats += 1
-                line = text
+                    unheard += 1
+                # Said again as it was; not caught twice, a person puts it another way ("lucky
+                # fish!" for "I got a six"), as at a real table.
+                line = self.rephrase(text, intent, meant) if unheard >= 2 else text
         # Nobody at a table says one thing more than six times: the player gives up and types it
         # (counted; a game with a typed sentence is not a spoken game ending in the true state).
         self.tally.gave_up += 1
@@ -200,11 +245,42 @@ class SpokenTable(simtable.SimulatedTable):
             self.table.hear_text("no")  # the question left open is answered first
         return self._done(self.table.hear_text(text), text, compare)
 
+    def rephrase(self, text: str, intent: Any, meant: dict[str, Any]) -> str:
+        """Another wording of the same intended action (the same sentence when there is none)."""
+        t = self.truth
+        ex = t.exchange
+        kind = meant["type"]
+        rank = simtable.SYMBOLS.index(meant["rank"]) if meant.get("rank") else None
+        options: list[tuple[str, Any]] = []
+        rng = self.rephrase_rng
+        for _ in range(8):
+            if kind == "ask" and rank is not None and not meant.get("card"):
+                asker = t.names.index(meant["asker"]) if meant.get("asker") else t.current
+                options.append(self.voice_for(rng).ask(t.names, asker, t.names.index(meant["target"]), rank, None,
+                                                       bool(meant.get("asker"))))
+            elif kind == "answer" and meant.get("count") and ex is not None:
+                options.append(self.voice_for(rng).hit(int(meant["count"]), ex.rank))
+            elif kind in ("go_fish", "no"):
+                options.append(self.voice_for(rng).miss())
+            elif kind == "lucky" and ex is not None:
+                options.append(self.voice_for(rng).lucky(ex.rank))
+            elif kind == "book" and rank is not None:
+                player = t.names.index(meant["player"]) if meant.get("player") else t.current
+                options.append(self.voice_for(rng).book(t.names, player, rank, bool(meant.get("player")), t.book_size))
+        for other, other_intent in options:
+            if other != text and matches(other_intent.to_json(), meant) and other not in self.rephrased:
+                self.rephrased.add(other)
+                return other
+        return text
+
+    def voice_for(self, rng: Any) -> simtable.Voice:
+        return simtable.Voice(rng, self.voice.I, self.voice.Card, self.voice.Rank, self.voice.Suit)
+
     def _done(self, replies: list[Any], text: str, compare: bool) -> Ruling:
         acted = [r for r in replies if r.event.get("changed") or r.event.get("code") in ("control", "answer")]
         code = acted[-1].event.get("code", "ok") if acted else "ok"
         say = [s for r in replies for s in _sentences(r.text)]
-        ruling = Ruling(code, say)  # what the simulated table reads back: the ruling of the acted sentence
+        ruling = Ruling(None, code, say, bool(acted))  # what the simulated table reads back: the ruling of the acted sentence
         self.said.extend(say)
         if compare:
             self.compare(text)
@@ -273,7 +349,21 @@ def play_games(recogniser: Any, snr: float | None, games: int, players: int, rul
             if verbose:
                 print("\n".join(str(error).splitlines()[:30]))
         tally.cpu += time.process_time() - t0
+        # one line a game, so a long run shows where it stands
+        level = "clean" if snr is None else f"{snr:g} dB"
+        print(f"    after game {g + 1}/{games} (seed {seed}, {level}): true end {tally.spoken_true_end}/{tally.games}, "
+              f"utterances {tally.utterances} for {tally.actions} actions, wrong {tally.wrong}, "
+              f"given up {tally.gave_up}, CPU {tally.cpu:.0f} s; by kind {_kinds(tally)}; extra {_extra(tally)}", flush=True)
     return tally
+
+
+def _kinds(tally: Tally) -> str:
+    """Utterances per intended action of each kind, costliest first: "ask 1.90 (40), ..."."""
+    return ", ".join(f"{k} {u / a:.2f} ({a})" for k, (a, u) in sorted(tally.kinds.items(), key=lambda kv: -kv[1][1]))
+
+
+def _extra(tally: Tally) -> str:
+    return ", ".join(f"{k} {n}" for k, n in sorted(tally.extra.items(), key=lambda kv: -kv[1])) or "none"
 
 
 def main() -> int:
@@ -307,6 +397,8 @@ def main() -> int:
               f"{100.0 * tally.wrong / max(1, tally.actions):.2f}% of intended actions); "
               f"questions {tally.questions}, repeats {tally.repeats}, given up (typed) {tally.gave_up}; "
               f"CPU {tally.cpu:.0f} s")
+        print(f"         utterances per action by kind (actions): {_kinds(tally)}")
+        print(f"         extra utterances: {_extra(tally)}")
         for line in tally.gave_ups[:5]:
             print(f"         gave up: {line}")
         for line in tally.derailed[:5]:

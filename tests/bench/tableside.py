@@ -50,15 +50,19 @@ def new_table(players: Sequence[str] = ("Ana", "Ben", "Cho"), rules: Rules | Non
 
 def to_phase(table: Table, phase: str) -> list[Any]:
     """Bring ``table`` to ``phase`` with typed lines; returns the last replies. For "rank", the ask
-    is heard (not typed) with the rank unsure, sevens or sixes, so the table asks for the rank."""
+    is heard (not typed) with the rank unsure, jacks or queens, so the table asks for the rank
+    ("Ana, which rank?"). Jacks and queens, because the real recordings that answer it are digit
+    words: what the first hearing guessed tells nothing about the word the speaker says."""
     replies: list[Any] = []
     if phase == "rank":
         from tabletop.language.transcript import Alternative
 
-        heard = "ben do you have any sevens"
+        heard = "ben do you have any jacks"
         unsure = Transcript(text=heard, confidence=0.3, engine="pocketsphinx",
-                            alternatives=(Alternative(heard, 0.3), Alternative("ben do you have any sixes", 0.28)))
-        return table.hear(unsure)
+                            alternatives=(Alternative(heard, 0.3), Alternative("ben do you have any queens", 0.28)))
+        replies = table.hear(unsure)
+        assert asks_for_rank(replies), [r.text for r in replies]
+        return replies
     for line in PHASE_LINES[phase]:
         replies = table.hear_text(line)
     return replies

@@ -1,0 +1,93 @@
+"""Repair in one step (issue 10.2), the table's side: what each answer to a repair question does.
+
+The answers here are transcripts as the embedded recogniser returns them (engine "pocketsphinx": heard,
+not typed); tests/table/test_table_loop_speech.py hears the same questions answered in real speech.
+"""
+
+from __future__ import annotations
+
+from tabletop.language.transcript import Alternative, Transcript
+from tabletop.table import Table
+
+PLAYERS = ("Ana", "Ben", "Cho")
+
+
+def heard(text: str, confidence: float = 0.97) -> Transcript:
+    return Transcript(text, confidence, (Alternative(text, confidence),) if text else (), engine="pocketsphinx")
+
+
+def asked_for_the_rank() -> Table:
+    table = Table.new(PLAYERS, durable=False)
+    shaky = Transcript("ben do you have any sevens", 0.8, (Alternative("ben do you have any sevens", 0.8),
+                                                         Alternative("ben do you have any tens", 0.78)),
+                       engine="pocketsphinx")
+    assert table.hear(shaky)[-1].text == "Ana, which rank?"
+    return table
+
+
+def test_a_rank_heard_once_however_sure_is_checked_and_yes_acts() -> None:
+    table = asked_for_the_rank()
+    before = table.game.public()
+    check = table.hear(heard("sixes", 1.0))[-1]
+    assert check.text == "Sixes?" and check.event["expects"] == "yes_no" and check.event["checks"] == "rank"
+    assert check.event["about"] == {"type": "ask", "target": "Ben", "rank": "6"}
+    assert table.game.public() == before
+    assert table.hear(heard("yes"))[-1].text == "Ana asks Ben for sixes."
+
+
+def test_no_twice_offers_the_two_likeliest_left() -> None:
+    table = asked_for_the_rank()
+    table.hear(heard("sixes"))
+    again = table.hear(heard("no"))[-1]
+    assert again.text == "Okay. Ana, which rank?" and "6" not in again.event["choices"]
+    assert table.hear(heard("fours"))[-1].text == "Fours?"
+    offer = table.hear(heard("no"))[-1]
+    assert offer.text == "Okay. Sevens or tens?" and offer.event["choices"] == ["7", "10"], offer.event
+    assert table.hear(heard("tens"))[-1].text == "Ana asks Ben for tens."
+
+
+def test_the_same_rank_again_is_not_a_yes_and_changes_nothing() -> None:
+    """ "Sixes?" - "sixes": a misheard "sevens" would sound the same, so it is asked as a yes or no."""
+    table = asked_for_the_rank()
+    table.hear(heard("sixes"))
+    before = table.game.public()
+    again = table.hear(heard("sixes"))[-1]
+    assert again.text == "Sixes? Yes or no." and again.event["expects"] == "yes_no"
+    assert table.game.public() == before
+    assert table.hear(heard("sixes"))[-1].text == "Okay, say it again."
+    assert table.game.public() == before and table.pending is None
+
+
+def test_a_check_not_caught_is_asked_once_more_keeping_the_ask() -> None:
+    table = asked_for_the_rank()
+    table.hear(heard("sixes"))
+    again = table.hear(heard(""))[-1]
+    assert again.text == "Sorry, I didn't catch that. Sixes?" and table.pending is not None
+    assert table.hear(heard("yep"))[-1].text == "Ana asks Ben for sixes."
+
+
+def test_typed_answers_are_acted_on() -> None:
+    """Typing is deliberate: a typed rank fills the question at once."""
+    table = asked_for_the_rank()
+    assert table.hear_text("sixes")[-1].text == "Ana asks Ben for sixes."
+
+
+def test_a_count_not_heard_surely_is_checked() -> None:
+    """ "How many?" - "two" with "three" among the readings (a real "three" was heard so): "Two?"."""
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    assert table.hear_text("yes")[-1].text == "How many?"
+    shaky = Transcript("two", 0.95, (Alternative("two", 0.95), Alternative("three", 0.57)), engine="pocketsphinx")
+    before = table.game.public()
+    check = table.hear(shaky)[-1]
+    assert check.text == "Two?" and check.event["checks"] == "count" and table.game.public() == before
+    again = table.hear(heard("no"))[-1]
+    assert again.text == "Okay. How many?" and again.event["choices"] == ["1", "3"]
+    assert table.hear(heard("three"))[-1].text.startswith("Ben gives Ana three sevens.")
+
+
+def test_a_count_heard_surely_is_acted_on() -> None:
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    table.hear_text("yes")
+    assert table.hear(heard("two"))[-1].text.startswith("Ben gives Ana two sevens.")

@@ -1,0 +1,101 @@
+"""Answers said out loud, as a family says them, heard for real (espeak-ng → PocketSphinx → the table).
+
+A bare "no" or "nope" to an ask is the target's go fish (PRODUCT.md section 1: answer, miss). Heard
+clearly, it is acted on at once like "go fish": right after an ask a bare "no" is read as the go fish
+the referee rules it to be, one meaning with "go fish" rather than a rival to it, and no "Go fish?"
+is asked.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+PLAYERS = ("Ana", "Ben", "Cho")
+
+pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
+                                reason="espeak-ng is missing: apt-get install espeak-ng")
+
+
+@pytest.fixture(scope="module")
+def recogniser():
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    r = PocketSphinxRecogniser(PLAYERS)
+    r.warm_up()
+    return r
+
+
+def say(text: str, voice: str, seed: int):
+    from tabletop.speech import synth
+
+    return synth.realistic(text, voice=voice, seed=seed)
+
+
+# (voices and noise seeds for which today's recogniser hears the word itself, and surely)
+@pytest.mark.parametrize("line, voice, seed", [("no", "en-us", 22), ("nope", "en-us", 22), ("nope", "en", 22),
+                                               ("no", "en-us+m3", 21)])
+def test_a_clear_bare_no_to_an_ask_is_a_go_fish_without_a_question(recogniser, line: str, voice: str,
+                                                                    seed: int) -> None:
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, do you have any sevens?")
+    stock = table.game.public()["stock"]
+    replies = table.hear_audio(say(line, voice, seed), recogniser)
+    events = [r.event for r in replies]
+    assert replies[0].event["heard"] == line, events
+    assert not any(e.get("event") == "question" for e in events), events
+    assert replies[0].text.startswith("Go fish, Ana."), events
+    assert table.game.public()["stock"] == stock - 1 and table.pending is None
+
+
+def test_an_empty_line_in_the_closed_loop_is_a_moment_of_quiet(tmp_path) -> None:
+    """``play --audio - --json``: a script says "go fish" and then nothing; the turn passes and is
+    announced ("Ben's turn.") as at a table, not only with the next utterance."""
+    import json
+    import queue
+    import subprocess
+    import threading
+
+    from support import tabletop_command
+    from tabletop.speech.audio import write_wav
+
+    def wav(name: str, text: str, seed: int) -> str:
+        return str(write_wav(tmp_path / f"{name}.wav", say(text, "en-us", seed)))
+
+    proc = subprocess.Popen(tabletop_command() + ["play", "--audio", "-", "--json", "--players", *PLAYERS,
+                                                  "--journal", str(tmp_path / "g.jsonl")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+
+    def send(line: str) -> list[dict]:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        out = []
+        while True:
+            event = json.loads(lines.get(timeout=120))
+            if event["event"] == "listening":
+                return out
+            out.append(event)
+
+    try:
+        first = lines.get(timeout=120)
+        while json.loads(first)["event"] != "listening":
+            first = lines.get(timeout=120)
+        ask = send(wav("ask", "ben do you have any sevens", 9))
+        if ask[-1]["event"] == "question":  # "Ben, sevens?"
+            ask = send(wav("yes", "yes", 10))
+        assert ask[-1]["say"].endswith("Ana asks Ben for sevens."), ask
+        fish = send(wav("fish", "go fish", 11))
+        assert fish[-1]["say"] == "Go fish, Ana.", fish  # she drew: a lucky fish may still come
+        quiet = send("")
+        assert [e["say"] for e in quiet] == ["Ben's turn."] and quiet[0]["event"] == "settle", quiet
+        assert quiet[0]["state"]["current"] == "Ben" and quiet[0]["state"]["stock"] == fish[-1]["state"]["stock"]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=120)
+    assert proc.returncode == 0, proc.stderr.read()[-2000:] if proc.stderr else ""
