@@ -492,6 +492,8 @@ def _waits_for_an_answer(context: Any) -> bool:
     poorly ("help" at -33 clean): the check would cost more there than it catches."""
     if context is None:
         return False
+    if 0 < len(getattr(context, "choices", None) or ()) <= 2:
+        return False  # the answer to "Sixes or sevens?" after two misses: judged as before
     return getattr(context, "phase", None) in ("answer", "count", "confirm") or getattr(context, "expects", None) is not None
 
 
