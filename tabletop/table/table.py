@@ -228,6 +228,13 @@ class Table:
             # A count not heard surely is checked with a yes/no ("Two?") rather than asked again
             self._pending = None
             return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
+        if pending is not None and pending.kind == "count" and isinstance(intent, (Yes, No)) and \
+                transcript.engine != "text":
+            # A heard "yes" or "no" at "How many?" answers nothing (a real "three" was heard as
+            # "nope"): the count is asked for again rather than "There's nothing to answer yes or no to."
+            self._pending = again = pending.missed()
+            text = again.question if again.choices != pending.choices else sentences.SORRY_HOW_MANY
+            return [self._question(text, base, intent, "slot", replace(again, question=text))]
         if pending is None or pending.kind == "count":
             return self._answer(intent, transcript, heard, base)
         self._pending = None
@@ -260,6 +267,11 @@ class Table:
                         pending = replace(pending, intent=intent, misses=max(pending.misses, OFFER_AFTER - 1))
                     self._pending = again = replace(replace(pending, likely=likely).missed(), likely=likely)
                     return [self._question(again.question, base, intent, "slot", again)]
+                if pending.kind == "slot" and pending.slot is not None and heard.confirm and \
+                        _same_but(intent, pending.intent, pending.slot):
+                    # The slot's value, not heard surely (the answer to "Sevens or tens?"): checked
+                    # with a yes/no about the slot alone ("Tens?"), heard with a grammar of just that
+                    return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
                 return self._answer(intent, transcript, heard, base)
             if pending.kind == "slot" and isinstance(intent, Yes):
                 self._pending = again = pending.missed()

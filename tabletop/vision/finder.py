@@ -297,6 +297,7 @@ class CornerCandidate:
     under: int = -1  # index (in the whole cards returned) of the card whose area holds the index corner
     confirm: bool = False  # a size guessed, not measured: a card only if its opposite index reads the same rank
     by_index: bool = False  # hung on an index found by its ink alone (``indices.find_indices``), no outline seen
+    paired: bool = False  # spanned by its two indices (``indices.pair_indices``): its corners measured, not guessed
 
     @property
     def short_side(self) -> float:
@@ -573,6 +574,81 @@ _INDEX_ZONE = np.array([[0, 0], [0.3, 0], [0.3, 0.4], [0, 0.4]], np.float32)
 """Corners of a card's index zone, in shares of its short and long sides from its index corner."""
 
 
+CORNER_REACH = 0.08
+"""Two long edges of a blob's outline meet at a corner when their lines cross within this share of the outline's
+length from the edges' ends (a card's rounded corner cuts the outline short of the crossing)."""
+OUTLINE_DETAIL = 0.008
+"""The outline is simplified to this share of its length (at least 2 pixels) before its straight edges are taken."""
+EDGE_MIN_SHARE = 0.12
+"""A blob edge shorter than this share of the smallest card's long side (at least 6 pixels) is a rounded corner or
+a nick, not a card's side."""
+EXPLAINED_CARD = 0.25
+EXPLAINED_BLOB = 0.1
+"""A blob is explained by the whole cards found when what they leave of it is less than this share of a card's area
+(``EXPLAINED_CARD``) or of the blob (``EXPLAINED_BLOB``)."""
+BITE_SHARE = 0.04
+"""The bites pips and court pictures take out of a card's paper blob, as a share of the frame's long side."""
+
+
+@dataclass(frozen=True)
+class _Corner:
+    """A right-angled corner of a blob's outline: where it is, the directions of its two edges (``a`` then ``b``
+    clockwise, as a card's top and left side run from its index corner) and their lengths."""
+
+    point: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    a_length: float
+    b_length: float
+
+
+def _blob_corners(contour: np.ndarray, min_long: float, width: int, height: int) -> list[_Corner]:
+    """The right-angled corners where two long straight edges of a blob's outline meet (not along the picture's
+    border, where the view ends rather than a card)."""
+    perimeter = cv2.arcLength(contour, True)
+    polygon = cv2.approxPolyDP(contour, max(2.0, OUTLINE_DETAIL * perimeter), True)
+    edges = _long_edges(polygon, max(6.0, EDGE_MIN_SHARE * min_long))
+    if len(edges) < 2:
+        return []
+    corners = []
+    for (p0, p1), (q0, q1) in zip(edges, edges[1:] + edges[:1]):
+        point = _intersect(p0, p1, q0, q1)
+        reach = CORNER_REACH * perimeter
+        if point is None or np.linalg.norm(point - p1) > reach or np.linalg.norm(point - q0) > reach:
+            continue
+        if _cut_by_frame(np.array([p0, p1]), width, height) or _cut_by_frame(np.array([q0, q1]), width, height):
+            continue  # an edge along the picture's border is where the view ends, not a card's edge
+        d1, d2 = p0 - point, q1 - point
+        l1, l2 = float(np.linalg.norm(d1)), float(np.linalg.norm(d2))
+        if l1 < 1 or l2 < 1:
+            continue
+        d1, d2 = d1 / l1, d2 / l2
+        if abs(float(d1 @ d2)) > _CORNER_ANGLE:
+            continue
+        cross = d1[0] * d2[1] - d1[1] * d2[0]
+        (a, la), (b, lb) = ((d1, l1), (d2, l2)) if cross > 0 else ((d2, l2), (d1, l1))
+        corners.append(_Corner(point, a, b, la, lb))
+    return corners
+
+
+def _card_under(point: np.ndarray, kept: list[CardQuad], limit: float) -> int:
+    """The index of the first whole card found that holds ``point`` (deeper than ``limit`` pixels inside it; a
+    negative limit reaches outside), or -1."""
+    for index, quad in enumerate(kept):
+        if cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(point[0]), float(point[1])), True) > limit:
+            return index
+    return -1
+
+
+def _deck_long_side(kept: list[CardQuad]) -> float | None:
+    """The median long side of the whole cards found (one deck), or None when there are none."""
+    sides = []
+    for quad in kept:
+        e = np.linalg.norm(np.roll(quad.corners, -1, axis=0) - quad.corners, axis=1)
+        sides.append(max(e[0] + e[2], e[1] + e[3]) / 2)
+    return float(np.median(sides)) if sides else None
+
+
 def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tuple[int, int],
                        frame_area: float, new_only: list[np.ndarray] = (),
                        gray: np.ndarray | None = None) -> list[CornerCandidate]:
@@ -582,85 +658,84 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     corner: two straight blob edges meeting at a right angle. The card's size comes from the
     whole cards found (one deck) or from the edges themselves; the hypothesis must lie on paper.
     Along each corner's edge, the cards of a fan are hung where their sides meet it, each shown up
-    to the side of the next.
+    to the side of the next. ``new_only`` blobs (regions closed by edges) give cards only where no whole card
+    was found.
     """
     height, width = shape
     covered = np.zeros(shape, np.uint8)
     for quad in kept:
         cv2.fillConvexPoly(covered, quad.corners.astype(np.int32), 255)
-    sides = []
-    for quad in kept:
-        e = np.linalg.norm(np.roll(quad.corners, -1, axis=0) - quad.corners, axis=1)
-        sides.append(max(e[0] + e[2], e[1] + e[3]) / 2)
-    known_long = float(np.median(sides)) if sides else None
+    known_long = _deck_long_side(kept)
     min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
     max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT)  # as large as a whole card may be (a phone held upright)
+    unit = (known_long / _ASPECT) * known_long if known_long else min_long * min_long / _ASPECT
     out: list[CornerCandidate] = []
-    scanned: dict[tuple[int, ...], list[float]] = {}
-    bite = max(5, int(0.04 * max(shape)) | 1)  # the bites pips and pictures take out of a card's paper (odd)
+    scanned: dict[tuple[int, ...], list[float]] = {}  # fan lines by corner: several paper measures give one corner
+    bite = max(5, int(BITE_SHARE * max(shape)) | 1)  # odd
     for number, contour in enumerate(list(blobs) + list(new_only)):
-        only_new = number >= len(blobs)  # edge regions: only cards where no whole card was found
         blob = np.zeros(shape, np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
-        blob_area = float(np.count_nonzero(blob))
         left = np.count_nonzero(blob & ~covered)
-        unit = (known_long / _ASPECT) * known_long if known_long else min_long * min_long / _ASPECT
-        explained = left < 0.25 * unit or left < 0.1 * blob_area  # by the whole cards found
-        blob_dilated = None  # made when a card is first hung on the blob (most blobs' corners hold none)
-        perimeter = cv2.arcLength(contour, True)
-        polygon = cv2.approxPolyDP(contour, max(2.0, 0.008 * perimeter), True)
-        edges = _long_edges(polygon, max(6.0, 0.12 * min_long))
-        if len(edges) < 2:
+        explained = left < EXPLAINED_CARD * unit or left < EXPLAINED_BLOB * float(np.count_nonzero(blob))
+        blob_paper = _LazyPaper(blob, contour, bite)
+        for corner in _blob_corners(contour, min_long, width, height):
+            out += _cards_at_corner(corner, blob, blob_paper, covered, kept, known_long, (min_long, max_long),
+                                    explained, only_new=number >= len(blobs), gray=gray, scanned=scanned)
+    return out
+
+
+class _LazyPaper:
+    """The paper round a blob a card may lie on (``_paper_round``), made when a card is first hung on the blob
+    (most blobs' corners hold none)."""
+
+    def __init__(self, blob: np.ndarray, contour: np.ndarray, bite: int) -> None:
+        self.blob, self.contour, self.bite = blob, contour, bite
+        self._grown: np.ndarray | None = None
+
+    def get(self) -> np.ndarray:
+        if self._grown is None:
+            self._grown = _paper_round(self.blob, self.contour, self.bite)
+        return self._grown
+
+
+def _fan_spots(corner: _Corner, blob: np.ndarray, size: float, gray: np.ndarray | None, explained: bool,
+               scanned: dict) -> list[float]:
+    """Offsets along the corner's edge ``a`` of the cards hung there: 0 (the corner's own card) and, in a fan,
+    where another card's side meets the shared edge and continues it (paper on the card's side, none beyond)."""
+    fan: list[float] = []
+    if gray is not None and not explained:  # the same corner comes from several paper measures: look once
+        key = (*np.rint(corner.point / 2).astype(int).tolist(), *np.rint(corner.a * 20).astype(int).tolist(), int(size / 4))
+        if key not in scanned:
+            scanned[key] = _fan_lines(corner.point, corner.a, corner.b, size / _ASPECT, size, gray)
+        fan = scanned[key]
+    return [0.0] + [t for t in fan if _shares_edge(blob, corner.point + t * corner.a, corner.a, corner.b, size / _ASPECT)]
+
+
+def _cards_at_corner(corner: _Corner, blob: np.ndarray, paper: _LazyPaper, covered: np.ndarray,
+                     kept: list[CardQuad], known_long: float | None, size_range: tuple[float, float],
+                     explained: bool, only_new: bool, gray: np.ndarray | None, scanned: dict) -> list[CornerCandidate]:
+    """The cards hung on one blob corner: the corner's own card and each card of a fan along its edge, each of
+    the sizes that fit (``_sizes_at_corner``); none where a whole card found explains it."""
+    a, b = corner.a, corner.b
+    size = known_long or corner.b_length
+    offsets = _fan_spots(corner, blob, size, gray, explained, scanned)
+    out: list[CornerCandidate] = []
+    for k, offset in enumerate(offsets):
+        # a card of a fan shows up to the side of the next card laid on it
+        strip = offsets[k + 1] - offset if k + 1 < len(offsets) else None
+        spot, in_fan = corner.point + offset * a, k > 0
+        # a fan's next spot lies on the edge of the card it is laid on: look just inside it, in its index
+        probe = spot + 0.1 * size / _ASPECT * a + 0.1 * size * b if in_fan else spot
+        under = _card_under(probe, kept, 3 if in_fan else -3)  # a whole card there: read only if it reads badly
+        if (under < 0 and explained) or (under >= 0 and only_new):
             continue
-        for (p0, p1), (q0, q1) in zip(edges, edges[1:] + edges[:1]):
-            corner = _intersect(p0, p1, q0, q1)
-            if corner is None or np.linalg.norm(corner - p1) > 0.08 * perimeter or np.linalg.norm(corner - q0) > 0.08 * perimeter:
-                continue
-            if _cut_by_frame(np.array([p0, p1]), width, height) or _cut_by_frame(np.array([q0, q1]), width, height):
-                continue  # an edge along the picture's border is where the view ends, not a card's edge
-            d1, d2 = p0 - corner, q1 - corner
-            l1, l2 = float(np.linalg.norm(d1)), float(np.linalg.norm(d2))
-            if l1 < 1 or l2 < 1:
-                continue
-            d1, d2 = d1 / l1, d2 / l2
-            if abs(float(d1 @ d2)) > _CORNER_ANGLE:
-                continue
-            cross = d1[0] * d2[1] - d1[1] * d2[0]
-            (a, la), (b, lb) = ((d1, l1), (d2, l2)) if cross > 0 else ((d2, l2), (d1, l1))
-            # the cards of a fan share this corner's edge: where another card's side meets it, that card's corner is
-            size = known_long or lb
-            fan: list[float] = []
-            if gray is not None and not explained:  # the same corner comes from several paper measures: look once
-                key = (*np.rint(corner / 2).astype(int).tolist(), *np.rint(a * 20).astype(int).tolist(), int(size / 4))
-                if key not in scanned:
-                    scanned[key] = _fan_lines(corner, a, b, size / _ASPECT, size, gray)
-                fan = scanned[key]
-            # each card of a fan continues the shared edge: paper on the card's side of it, none beyond
-            offsets = [0.0] + [t for t in fan if _shares_edge(blob, corner + t * a, a, b, size / _ASPECT)]
-            for k, offset in enumerate(offsets):
-                # a card of a fan shows up to the side of the next card laid on it
-                strip = offsets[k + 1] - offset if k + 1 < len(offsets) else None
-                spot, in_fan = corner + offset * a, k > 0
-                under = -1
-                # a fan's next spot lies on the edge of the card it is laid on: look just inside it, in its index
-                probe = spot + 0.1 * size / _ASPECT * a + 0.1 * size * b if in_fan else spot
-                limit = 3 if in_fan else -3
-                for index, quad in enumerate(kept):  # a whole card found there: read only if it reads badly
-                    if cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(probe[0]), float(probe[1])), True) > limit:
-                        under = index
-                        break
-                if (under < 0 and explained) or (under >= 0 and only_new):
-                    continue
-                longs = {known_long} if known_long else set()
-                longs |= {lb} if in_fan else {lb, la * _ASPECT}  # the fan's edge is not one card's width
+        longs = {known_long} if known_long else set()
+        longs |= {corner.b_length} if in_fan else {corner.b_length, corner.a_length * _ASPECT}  # a fan's edge is not one card's width
 
-                def hang(long_side: float, on_paper_only: bool = False) -> tuple[CornerCandidate, bool] | None:
-                    nonlocal blob_dilated
-                    if blob_dilated is None:
-                        blob_dilated = _paper_round(blob, contour, bite)
-                    return _hang_card(spot, a, b, long_side, blob, blob_dilated, covered, under, strip, on_paper_only)
+        def hang(long_side: float, on_paper_only: bool = False, spot=spot, under=under, strip=strip):
+            return _hang_card(spot, a, b, long_side, blob, paper.get(), covered, under, strip, on_paper_only)
 
-                out += _sizes_at_corner(hang, longs, (min_long, max_long), ladder=known_long is None and not in_fan)
+        out += _sizes_at_corner(hang, longs, size_range, ladder=known_long is None and not in_fan)
     return out
 
 

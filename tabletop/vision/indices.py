@@ -91,7 +91,79 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
                                        by_index=True))
         side //= 2
+    return pair_indices(out) + out
+
+
+PAIR_TURN = 0.94
+"""A card's two indices are printed half a turn apart: their down directions (glyph to pip) are opposite within
+about 20 degrees (|cos| at least this: a camera's perspective and the glyphs' own slant)."""
+PAIR_ASPECT = (1.15, 1.8)
+"""From one index corner to the other, along the first index's down and right: a card's height over its width
+(poker 1.40, bridge 1.56, and a tilted camera's foreshortening)."""
+PAIR_SIZE = (0.6, 1.6)
+"""The card the two indices span, against the size their glyphs give (``GLYPH_TO_CARD``: decks vary)."""
+PAIR_GLYPHS = 1.4
+"""The two indices of one card are alike in size: at most this ratio apart (perspective)."""
+
+
+def pair_indices(found: list[CornerCandidate]) -> list[CornerCandidate]:
+    """Whole cards spanned by two indices found half a turn apart at opposite corners, each index used once.
+
+    An index found alone gives its card's size only through a glyph-to-card ratio that varies from deck to deck,
+    so its card's far corner is guessed and often read off its index. Two indices of one card give its corners
+    exactly, whatever the table: the card is then read at both, as surely as a card found by its outline.
+    """
+    if len(found) < 2:
+        return []
+    origin = np.array([c.corners[0] for c in found], np.float64)
+    axes = [_axes(c.corners) for c in found]
+    right = np.array([a[0] for a in axes], np.float64)
+    down = np.array([a[1] for a in axes], np.float64)
+    short = np.array([a[2] for a in axes], np.float64)
+    # every ordered pair (i, j), i < j, at once: index j as seen from index i
+    turn = down @ down.T
+    glyphs = short[None, :] / np.maximum(short[:, None], 1e-6)
+    span = origin[None, :, :] - origin[:, None, :]
+    across = np.einsum("ijk,ik->ij", span, right)
+    along = np.einsum("ijk,ik->ij", span, down)
+    back_right = np.einsum("ijk,jk->ij", -span, right)
+    back_down = np.einsum("ijk,jk->ij", -span, down)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        aspect = along / across
+        size = across / (0.5 * (short[:, None] + short[None, :]))
+    ok = (np.triu(np.ones(turn.shape, bool), 1) & (turn <= -PAIR_TURN)
+          & (glyphs >= 1 / PAIR_GLYPHS) & (glyphs <= PAIR_GLYPHS) & (across > 0)
+          & (aspect >= PAIR_ASPECT[0]) & (aspect <= PAIR_ASPECT[1]) & (size >= PAIR_SIZE[0]) & (size <= PAIR_SIZE[1])
+          # seen from the second index the first must lie the same way: down and right of it
+          & (back_right > 0) & (back_down > 0))
+    pairs = []
+    for i, j in zip(*np.nonzero(ok)):
+        misfit = abs(math.log(size[i, j])) + abs(math.log(aspect[i, j] / _ASPECT)) + (1 + turn[i, j])
+        pairs.append((float(misfit), int(i), int(j), float(across[i, j]), float(along[i, j])))
+    pairs.sort(key=lambda p: p[0])
+    used: set[int] = set()
+    out = []
+    for _, i, j, across, along in pairs:
+        if i in used or j in used:
+            continue
+        used.update((i, j))
+        a, b = found[i].corners, found[j].corners
+        right, down, _ = _axes(a)
+        b_right, b_down, _ = _axes(b)
+        # each far corner halfway between what either index says (a tilted camera's perspective)
+        top_right = 0.5 * ((a[0] + across * right) + (b[0] + along * b_down))
+        bottom_left = 0.5 * ((a[0] + along * down) + (b[0] + across * b_right))
+        quad = np.array([a[0], top_right, b[0], bottom_left], np.float32)
+        x, y, w, h = cv2.boundingRect(quad)
+        out.append(CornerCandidate(quad, (int(x), int(y), int(w), int(h)), by_index=True, paired=True))
     return out
+
+
+def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """A hung card's right and down directions (unit vectors) from its index corner, and its short side."""
+    across, along = corners[1] - corners[0], corners[3] - corners[0]
+    short = float(np.linalg.norm(across))
+    return across / max(short, 1e-6), along / max(float(np.linalg.norm(along)), 1e-6), short
 
 
 def _ink_mask(level: np.ndarray) -> np.ndarray:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -14,13 +16,26 @@ from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
 
-__all__ = ["see"]
+__all__ = ["see", "Hypothesis"]
 
 
-def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
+class Hypothesis(NamedTuple):
+    """One card hypothesis the reader read (``see(..., trace=[])`` collects them): where the cards are lost.
+
+    ``corners`` in frame pixels, index corner first; ``kind`` is ``"outline"`` (a whole card found by its
+    outline) or ``"corner"`` (a card hung on one index corner: a paper corner, or an index found by its ink).
+    """
+
+    corners: np.ndarray
+    kind: str
+    reading: object  # reader.Reading
+
+
+def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis] | None = None) -> list[Detection]:
     """All face-up cards in a BGR frame, left to right then top to bottom, each read from both corners.
 
-    Loads the shipped reader (``models/cards/``) on first use.
+    Loads the shipped reader (``models/cards/``) on first use. ``trace``, a list, receives every hypothesis
+    read (the bench's breakdown of where cards are lost: not found, misread, unsure, or dropped).
 
     :raises InvalidInputError: if ``image`` is not a BGR image.
     :raises SetupError: if the reader model is missing.
@@ -34,6 +49,8 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
         key = quad.corners.tobytes()
         if key not in read:
             read[key] = reader.read(warp_card(image, quad))
+            if trace is not None:
+                trace.append(Hypothesis(quad.corners, "outline", read[key]))
         return read[key]
 
     quads, partial = find_cards_and_corners(image, lambda quad: _reads_as_card(reading(quad)))
@@ -44,17 +61,19 @@ def see(image: np.ndarray, reader: Reader | None = None) -> list[Detection]:
         renumber = {old: new for new, old in enumerate(trusted)}
         quads, readings = [quads[i] for i in trusted], [readings[i] for i in trusted]
         partial = [replace(c, under=renumber.get(c.under, -1)) for c in partial]
-    weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK}
+    # a card-shaped outline read weakly, or at one index only, may be several cards (four laid in a square have a
+    # card's shape): its corners and the indices inside it are read too, and replace it where they read surer
+    weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK or not _two_agree(r)}
     # every index in view that no whole card read as a card holds: a card seen by its index corner (fanned, on a
     # table its outline does not stand out from)
-    read_whole = [q for q, r in zip(quads, readings) if _reads_as_card(r)]
+    read_whole = [q for i, (q, r) in enumerate(zip(quads, readings)) if _reads_as_card(r) and i not in weak]
     deck = _deck_long_side(quads, readings)
     long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, _DECK_SPREAD[1] * deck)
     partial += [c for c in find_indices(image, [q.corners for q in read_whole], long_sides)
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
-    hidden = _partly_hidden(image, partial, quads, reader)
+    hidden = _partly_hidden(image, partial, quads, reader, trace)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
     hidden = _once_by_index(hidden, [r for q, r in zip(quads, readings) if _reads_as_card(r)])
@@ -129,22 +148,19 @@ def _reads_as_card(reading) -> bool:
     return reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE
 
 
-def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader) -> list[tuple]:
+def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader,
+                   trace: list[Hypothesis] | None = None) -> list[tuple]:
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     for cand in partial:
-        if cand.by_index and any(_two_agree(r) and _reads_as_card(r) and np.linalg.norm(cand.corners[0] - c.corners[0])
-                                 < _SAME_INDEX * min(cand.short_side, c.short_side) for r, c in read):
+        if any(_two_agree(r) and _reads_as_card(r) and _same_index(cand, c) for r, c in read):
             continue  # an index already read surely from both corners of a hypothesis hung on it: the same card
-        # each index warped on its own, as the top left of a view (the card turned half round for the far one):
-        # a tenth of the view each, and the far one only when the first names a rank
-        turned = CardQuad(np.roll(cand.corners, 2, axis=0))
-        reading, both = reader.read_first_and_both(warp_card(image, CardQuad(cand.corners), FIRST_INDEX_VIEW),
-                                                   lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
-        if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
-            reading = both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
+        reading = _read_corners(image, cand.corners, reader)
+        if trace is not None:
+            trace.append(Hypothesis(cand.corners, "corner", reading))
         if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
+    read = _measured_by_far_index(image, read, reader, trace)
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
     measured = [c for _, c in read if not c.confirm]
@@ -159,7 +175,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
         centre = cand.corners.mean(axis=0)
         if any((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
                 and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand))))
-               or np.linalg.norm(cand.corners[0] - other.corners[0]) < 0.3 * min(cand.short_side, other.short_side)
+               or _same_index(cand, other)
                or (_same_card(seen, reading) and (_on(cand.corners[0], other) or _on(other.corners[0], cand)))
                for seen, other in kept):
             # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
@@ -167,6 +183,164 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             continue
         kept.append((reading, cand))
     return kept
+
+
+def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
+                           trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """The cards read at one index corner only, surest first (up to ``FAR_INDEX_SEARCHES``, one search an
+    hypothesis), hung again at the size and shape at which their far index reads the same rank, where there is one."""
+    searched: list = []
+    done = {id(c) for r, c in read if _two_agree(r) and r.confidence >= SURE_AT_BOTH}
+    for reading, cand in sorted(read, key=lambda rc: -rc[0].confidence):
+        if len(searched) >= FAR_INDEX_SEARCHES:
+            break
+        if reading.suit is None:
+            continue  # not an index (its rank glyph has a suit pip below it): a card's far index is not looked for
+        if id(cand) in done or any(_same_index(cand, c) and _same_far_corner(cand, c) for c in searched):
+            continue  # looked for already: the sizes tried round one far corner cover those near it
+        if any(_same_index(cand, c) for r, c in read if id(c) in done):
+            continue  # read surely at both corners already, hung another way
+        searched.append(cand)
+        found = _far_index(image, cand.corners, reading, reader)
+        if found is not None:
+            both, corners = found
+            measured = replace(cand, corners=corners, confirm=False)
+            read = [(both, measured) if c is cand else (r, c) for r, c in read]
+            done.add(id(measured))
+            if trace is not None:
+                trace.append(Hypothesis(corners, "corner", both))
+    return read
+
+
+def _same_far_corner(a, b) -> bool:
+    """True if two hypotheses hung on one index put its card's far corner within a tenth of a short side."""
+    return float(np.linalg.norm(a.corners[2] - b.corners[2])) < 0.1 * min(a.short_side, b.short_side)
+
+
+def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
+    """The reading of a card hypothesis at its index corner, and at both when the far one reads the same rank.
+
+    Each index is warped on its own, as the top left of a view (the card turned half round for the far one): a
+    tenth of the view each, and the far one only when the first names a rank.
+    """
+    turned = CardQuad(np.roll(corners, 2, axis=0))
+    reading, both = reader.read_first_and_both(warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW),
+                                               lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
+    if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
+        return both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
+    return reading
+
+
+FAR_INDEX_SIZES = (1.0, 0.92, 1.08, 0.84, 1.18, 1.3)
+"""Sizes (against the one hung) at which a card read at one index corner is looked at again for its far index,
+nearest first. A card's size is guessed from its glyph's height or from paper edges that other cards or the
+table's own pale paper cut short or run on; its two indices agreeing at a size measure it (and a card read
+at both corners is read as surely as one found by its outline: what a book counts)."""
+FAR_INDEX_STRETCH = (1.0, 1.06, 1.12, 1.18)
+"""... at each size, the card's long side against its short one as hung (poker cards, 1.40), and up to a bridge
+card's (1.56): decks differ."""
+
+
+SURE_AT_BOTH = 0.8
+"""A card read at both corners this surely (what ``books.SURE`` counts) is not looked at again."""
+FAR_INDEX_SEARCHES = 8
+"""At most this many cards a frame are looked at again for their far index (time stays bounded: about 10 ms
+each on one core at 1280x720)."""
+
+
+def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
+    """The card hung on the same index corner at the nearest size and shape (``FAR_INDEX_SIZES``,
+    ``FAR_INDEX_STRETCH``) at which both its indices read ``first``'s rank: (reading, corners), or None.
+
+    The far index alone is read at each size (a warp of a tenth of the view and one corner read), the first
+    again only where the far one names a rank.
+    """
+    origin = corners[0]
+    across, down = corners[1] - origin, corners[3] - origin
+    height, width = image.shape[:2]
+    measured = measure_card(image, corners)
+    if measured is not None:
+        found = _both_at(image, measured, first, reader)
+        if found is not None:
+            return found
+    for size in FAR_INDEX_SIZES:
+        for stretch in FAR_INDEX_STRETCH:
+            if size == stretch == 1.0:
+                continue  # the size hung, read already
+            a, d = size * across, size * stretch * down
+            scaled = np.array([origin, origin + a, origin + a + d, origin + d], np.float32)
+            far = scaled[2]
+            if not (0 <= far[0] < width and 0 <= far[1] < height):
+                continue
+            found = _both_at(image, scaled, first, reader)
+            if found is not None:
+                return found
+    return None
+
+
+def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
+    """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, else None: the far
+    index first (the card turned half round), the first again only where the far one names a rank."""
+    far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
+                                           lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW))
+    if far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both):
+        return both, corners
+    return None
+
+
+MARGIN_STRIP = (0.04, 0.06, 0.08)
+"""Where a card's plain margin runs, in shares of its size from its side: down its left side (below its index)
+and along its top (right of its index) nothing is printed up to the far corner, whatever the card."""
+MARGIN_FROM, MARGIN_TO = 0.35, 1.5
+"""A card's far side is looked for along its margins from this share of its hung size to that share."""
+MARGIN_STEP = (12.0, 0.1)
+"""The margin's paper ends where its level departs from the paper's by more than the larger of these (grey
+levels, share of the paper's level), three pixels on end: the table, a shadow, another card's edge."""
+
+
+def measure_card(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    """The card hung on the index corner ``corners[0]`` (its top edge towards ``corners[1]``, its side towards
+    ``corners[3]``), its width and height measured where its plain margins end, or None where one does not end.
+
+    Works on the few hundred pixels along the two margins: no edge map of the frame.
+    """
+    origin = corners[0].astype(np.float64)
+    across, down = corners[1] - origin, corners[3] - origin
+    short, long = float(np.linalg.norm(across)), float(np.linalg.norm(down))
+    if short < 8 or long < 8:
+        return None
+    a, b = across / short, down / long
+    width = _margin_end(image, origin, b * long, a, short)  # along the top margin, across the card
+    height = _margin_end(image, origin, a * short, b, long)  # down the left margin
+    if width is None or height is None or not 1.15 <= height / width <= 1.8:
+        return None
+    return np.array([origin, origin + width * a, origin + width * a + height * b, origin + height * b], np.float32)
+
+
+def _margin_end(image: np.ndarray, origin: np.ndarray, inward: np.ndarray, along: np.ndarray, size: float,
+                ) -> float | None:
+    """Where the plain margin that runs from ``origin`` along ``along`` (``inward`` * share in from the card's
+    side) ends, in pixels from ``origin``, or None."""
+    height, width = image.shape[:2]
+    steps = np.arange(MARGIN_FROM * size, MARGIN_TO * size, 1.0)
+    points = origin + np.array(MARGIN_STRIP)[:, None, None] * inward + steps[None, :, None] * along
+    xs, ys = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
+    levels = image[ys, xs].mean(axis=2)  # (strips, steps)
+    profile = np.median(levels, axis=0)
+    profile[~inside.all(axis=0)] = -1.0  # off the picture: the margin ends there at the latest
+    paper_part = profile[: max(3, len(steps) // 5)]
+    paper = float(np.median(paper_part))
+    if paper <= 0:
+        return None
+    away = np.abs(profile - paper) > max(MARGIN_STEP[0], MARGIN_STEP[1] * paper)
+    run = away[:-2] & away[1:-1] & away[2:]
+    ends = np.flatnonzero(run)
+    if not len(ends):
+        return None
+    end = float(steps[ends[0]])
+    return end if end > 0.6 * size else None
 
 
 def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
@@ -192,6 +366,15 @@ def _larger_on_same_corner(big, small) -> bool:
     bowl as a queen); one too large still holds it whole, so of the sizes that read at one corner the larger
     is believed."""
     return big.short_side >= _LARGER * small.short_side and _same_corner(big, small)
+
+
+def _same_index(a, b) -> bool:
+    """True if two card hypotheses are hung on one index: their index corners within ``_SAME_INDEX`` of a short
+    side, the cards lying the same way round (the corners of two cards laid side by side touch, turned apart)."""
+    if np.linalg.norm(a.corners[0] - b.corners[0]) >= _SAME_INDEX * min(a.short_side, b.short_side):
+        return False
+    u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
+    return float(u @ v) > 0.5 * float(np.linalg.norm(u) * np.linalg.norm(v))
 
 
 def _same_corner(a, b) -> bool:
@@ -226,11 +409,30 @@ def _on(point: np.ndarray, cand) -> bool:
     return inside > -0.1 * cand.short_side
 
 
+SHOWN_DETAIL = 240
+"""Pixels to a card's short side at which the part of it in view is worked out (``_shown``)."""
+
+
 def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int, int]:
-    """Box of the part of a partly hidden card that no other card found covers (its own box if none is left)."""
+    """Box of the part of a partly hidden card that no other card found covers (its own box if none is left).
+
+    Worked out at most ``SHOWN_DETAIL`` pixels to the card's short side (a 24 MP photo's card is 1300 wide, and
+    opening its region by a quarter of that cost 70 ms a card)."""
+    factor = min(1.0, SHOWN_DETAIL / max(1.0, cand.short_side))
+    if factor < 1.0:
+        small = replace(cand, corners=(cand.corners * factor).astype(np.float32),
+                        shown=tuple(int(v * factor) for v in cand.shown))
+        bx, by, bw, bh = _shown_at(small, [replace(o, corners=o.corners * factor) for o in others],
+                                   [CardQuad(q.corners * factor) for q in quads],
+                                   (max(1, int(shape[0] * factor)), max(1, int(shape[1] * factor))))
+        return int(bx / factor), int(by / factor), int(math.ceil(bw / factor)), int(math.ceil(bh / factor))
+    return _shown_at(cand, others, quads, shape)
+
+
+def _shown_at(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int, int]:
+    """``_shown`` at the given scale."""
     x, y, w, h = cand.shown
     # worked within the shown box (nothing outside it counts): the same as on the whole frame, and a 24 MP
-    # photo's whole frame is costly
     # photo's whole frame is costly (a margin round it for the opening, but not past the frame's edge)
     pad = max(3, int(0.25 * cand.short_side)) + 1
     x0, y0 = max(0, x - pad), max(0, y - pad)

@@ -52,12 +52,12 @@ from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene  # 
 from tabletop.vision import scenes  # noqa: E402
 
 sys.path.insert(0, str(REPO / "tests" / "vision"))
-from vision_helpers import match_labels, real_labels, score_cards  # noqa: E402
+from vision_helpers import FALSE_READS, LOSSES, losses, match_labels, real_labels, score_cards  # noqa: E402
 
 CARDS_DEV = REPO.parent / "shared" / "data" / "cards-dev"
 DEALS = CARDS_DEV / "bidly" / "deals"
 BENCH_SEED = 424242  # the reader's build uses 20261129 and its check 20262129
-SETS = ("rendered", "composited", "phone", "books", "edje", "bidly", "speed")
+SETS = ("rendered", "train", "composited", "phone", "books", "edje", "bidly", "speed")
 
 # Cards whose index shows in each bidly deal: an estimate by eye, not a label. Each deal holds all 52 cards;
 # deal1's top hand runs off the frame (5 of its 13 indices show: 3d 7c 5s 9c 6h), deal2's right hand runs off
@@ -99,10 +99,17 @@ def score_quads(truth: list[tuple[Card, np.ndarray, bool]], detections: list[Det
     return Score(**score_cards(truth, detections, SURE))
 
 
-def _timed_see(image: np.ndarray) -> tuple[list[Detection], float]:
+def _timed_see(image: np.ndarray, trace: list | None = None) -> tuple[list[Detection], float]:
     start = time.process_time()
-    detections = see(image)
+    detections = see(image, trace=trace)
     return detections, time.process_time() - start
+
+
+def _breakdown(lost: Counter, false: Counter) -> str:
+    """Where the cards whose index shows end up, and what the false reads are (``vision_helpers.losses``)."""
+    total = sum(lost.values())
+    cards = ", ".join(f"{name} {lost[name]} ({lost[name] / max(1, total):.0%})" for name in LOSSES)
+    return f"cards: {cards}; false reads: " + ", ".join(f"{name} {false[name]}" for name in FALSE_READS)
 
 
 # ------------------------------------------------------------------------------------------- sets
@@ -123,15 +130,24 @@ def rendered(fonts: tuple[str, ...], count: int, seed: int) -> Score:
     return total
 
 
-def composited(count: int, seed: int, cameras: tuple[str, ...], faces: str = "real") -> dict[str, Score]:
-    """Composited scenes on held-out tables: scores overall and by camera, table, layout, light and face split."""
-    by: dict[str, Score] = defaultdict(Score)
+def composited(count: int, seed: int, cameras: tuple[str, ...], faces: str = "real", split: str = "held_out",
+               ) -> dict[str, Score]:
+    """Composited scenes on the ``split``'s tables: scores overall and by camera, table, layout, light and face
+    split; ``by["lost"]`` and ``by["false"]`` (Counters) say where the cards are lost (``vision_helpers.losses``)."""
+    by: dict = defaultdict(Score)
+    by["lost"], by["false"], by["lost by table"] = Counter(), Counter(), defaultdict(Counter)
     for i in range(count):
-        c = scenes.compose(seed + i, split="held_out", faces=faces, camera=cameras[i % len(cameras)],
+        c = scenes.compose(seed + i, split=split, faces=faces, camera=cameras[i % len(cameras)],
                            layout=scenes.LAYOUTS[i % len(scenes.LAYOUTS)])
-        detections, cpu = _timed_see(c.image)
-        s = score_quads([(p.card, p.quad, p.readable) for p in c.cards], detections)
+        trace: list = []
+        detections, cpu = _timed_see(c.image, trace)
+        truth = [(p.card, p.quad, p.readable) for p in c.cards]
+        s = score_quads(truth, detections)
         s.cpu.append(cpu)
+        lost, false = losses(truth, detections, trace, SURE)
+        by["lost"].update(lost)
+        by["false"].update(false)
+        by["lost by table"][c.table].update(lost)
         for key in ("all", f"camera {c.camera}", f"table {c.table}", f"layout {c.layout}", f"light {c.light}"):
             by[key].add(s)
         claims = by["claims"]  # every rank in view or read, claimed from this one frame
@@ -209,10 +225,13 @@ def edje() -> dict | None:
     total = found = right = ranked = unmatched = 0
     cpu = []
     by_source: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    lost: Counter = Counter()
     for path, items in real_labels().items():
-        detections, spent = _timed_see(cv2.imread(str(CARDS_DEV / path)))
+        trace: list = []
+        detections, spent = _timed_see(cv2.imread(str(CARDS_DEV / path)), trace)
         cpu.append(spent)
         matched = match_labels(detections, items)
+        lost.update(_label_losses(items, matched, trace))
         source = by_source["webcam" if "cam_" in path else "phone"]
         ranked += sum(d.rank is not None for d in detections)
         unmatched += sum(d.rank is not None and all(d is not m for m in matched.values()) for d in detections)
@@ -236,8 +255,25 @@ def edje() -> dict | None:
                 tp += book and confirmed
                 fn += book and not confirmed
                 false += confirmed and not book
-    return {"cards": total, "found": found, "right": right, "ranked": ranked, "unmatched": unmatched, "cpu": cpu,
+    return {"cards": total, "found": found, "right": right, "ranked": ranked, "unmatched": unmatched, "cpu": cpu, "lost": lost,
             "by_source": dict(by_source), "claims": claims, "false": false, "books": tp + fn, "confirmed": tp}
+
+
+def _label_losses(items: list, matched: dict, trace: list) -> Counter:
+    """``vision_helpers.losses`` for labels that are upright boxes (the Edje photos): a hypothesis is on a
+    labelled card when its index corner lies in the card's box (boxes of overlapping cards hold each other's
+    corners, so this is an approximation)."""
+    lost: Counter = Counter()
+    for i, ((x0, y0, x1, y1), rank) in enumerate(items):
+        hit = matched.get(i)
+        if hit is not None and hit.rank is rank:
+            lost["read right" if hit.confidence >= SURE else "read right, unsure"] += 1
+            continue
+        on = [h for h in trace if x0 <= h.corners[0][0] <= x1 and y0 <= h.corners[0][1] <= y1]
+        named = [h.reading.rank for h in on if h.reading.rank is not None and h.reading.confidence >= 0.5]
+        lost["not found" if not on else "found, read right, dropped" if rank in named
+             else "found, misread" if named else "found, unsure"] += 1
+    return lost
 
 
 def bidly_deals() -> list[dict] | None:
@@ -305,6 +341,14 @@ def main() -> int:
               f" of true books; false confirmations {rb.get('false', 0)} of {rb.get('claims', 0)} false claims")
         targets.append(("no false book (rendered)", rb.get("false", 0) == 0))
 
+    if "train" in args.only and faces_ok:
+        by = composited(args.scenes // 2, BENCH_SEED + 60, ("webcam", "hd", "fullhd"), split="train")
+        total = by["all"]
+        print(f"- composited real faces on the TRAINING tables (for tuning; {args.scenes // 2} scenes): {total.line()}")
+        print(f"  - where the {total.cards} cards go: {_breakdown(by['lost'], by['false'])}")
+        print("  - not found / found but lost, by table: " + ", ".join(
+            f"{t} {v['not found']}/{sum(v[k] for k in LOSSES[3:])}" for t, v in sorted(by["lost by table"].items())))
+
     if "composited" in args.only:
         if not faces_ok:
             print(f"- composited: skipped (no real faces at {scenes.FACES_DIR})")
@@ -313,6 +357,9 @@ def main() -> int:
             total = by["all"]
             print(f"- composited real faces on held-out tables ({args.scenes} scenes, webcam/HD/full HD, every layout and "
                   f"light): {total.line()}; CPU per frame {_ms(total.cpu)}")
+            print(f"  - where the {total.cards} cards go: {_breakdown(by['lost'], by['false'])}")
+            print("  - not found / found but lost, by table: " + ", ".join(
+                f"{t} {v['not found']}/{sum(v[k] for k in LOSSES[3:])}" for t, v in sorted(by["lost by table"].items())))
             claims = by["claims"]
             print(f"  - books in these scenes, one frame: clearly laid books confirmed {_pct(claims.recalled, claims.cards)}; "
                   f"false confirmations {claims.correct} of {claims.ranked} claims of every other rank in view or read")
@@ -330,6 +377,7 @@ def main() -> int:
         by = composited(args.phone, BENCH_SEED + 20, ("phone",))
         total = by["all"]
         print(f"- composited, 24-megapixel phone photos from above ({args.phone}): {total.line()}; CPU {_ms(total.cpu)}")
+        print(f"  - where the {total.cards} cards go: {_breakdown(by['lost'], by['false'])}")
 
     if "books" in args.only and faces_ok:
         b = books(args.books, BENCH_SEED + 30)
@@ -350,6 +398,8 @@ def main() -> int:
             print(f"- Edje photos (EdjeElectronics, Apache-2.0): {e['cards']} labelled cards: recall {_pct(e['right'], e['cards'])}"
                   f" (found {_pct(e['found'], e['cards'])}; {src}); precision {_pct(e['right'], e['ranked'])} of reads "
                   f"naming a rank ({e['unmatched']} on no label); CPU per photo {_ms(e['cpu'])}")
+            print(f"  - where the {e['cards']} cards go: " + ", ".join(
+                f"{name} {e['lost'][name]}" for name in LOSSES))
             print(f"  - books, one photo each: {e['confirmed']} of {e['books']} true books confirmed, false confirmations "
                   f"{e['false']} of {e['claims'] - e['books']} claims")
             targets.append(("Edje recall >= 95%", e["right"] >= 0.95 * e["cards"]))

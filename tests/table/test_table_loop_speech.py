@@ -138,7 +138,10 @@ def test_after_two_misses_the_two_likeliest_ranks_are_offered(recogniser) -> Non
     assert second.text.endswith("Sevens or tens?") and second.event["choices"] == ["7", "10"]
     assert "sixes" not in jsgf(PLAYERS, table.context())  # now it listens for the two alone
     replies = table.hear_audio(say("tens", 3), recogniser)
-    assert replies[-1].text == "Ana asks Ben for tens."
+    if replies[-1].text == "Tens?":  # not heard surely: checked about the rank alone
+        assert replies[-1].event["checks"] == "rank" and "fish" not in jsgf(PLAYERS, table.context())
+        replies = table.hear_audio(say("yes", 4), recogniser)
+    assert replies[-1].text == "Ana asks Ben for tens.", [r.event for r in replies]
 
 
 def test_a_how_many_is_heard_with_a_grammar_of_counts(recogniser) -> None:

@@ -91,3 +91,14 @@ def test_a_count_heard_surely_is_acted_on() -> None:
     table.hear_text("Ben, sevens?")
     table.hear_text("yes")
     assert table.hear(heard("two"))[-1].text.startswith("Ben gives Ana two sevens.")
+
+
+def test_a_heard_no_at_how_many_asks_again() -> None:
+    """A real "three" was heard as "nope" at "How many?": asked again, not "nothing to answer"."""
+    table = Table.new(PLAYERS, durable=False)
+    table.hear_text("Ben, sevens?")
+    table.hear_text("yes")
+    before = table.game.public()
+    again = table.hear(heard("nope"))[-1]
+    assert again.text == "Sorry, how many?" and again.event["expects"] == "count" and table.game.public() == before
+    assert table.hear(heard("three"))[-1].text.startswith("Ben gives Ana three sevens.")

@@ -73,3 +73,53 @@ def test_the_fanned_cards_of_a_real_deal_are_read_by_their_indices(deal: str) ->
     named = [(d.rank, d.suit) for d in see(cv2.imread(str(path))) if d.rank is not None and d.suit is not None]
     assert len(set(named)) >= 15, named
     assert len(named) == len(set(named)), "a card of the deck read twice"
+
+
+def test_two_indices_half_a_turn_apart_span_their_card() -> None:
+    """Two indices hung (at a size their glyphs guess, a fifth too small) on the opposite corners of a card seen
+    at an angle, each the other's way up, are paired into the card's own corners; two indices the same way up,
+    or too far apart for their glyphs, are not."""
+    from tabletop.vision.finder import CornerCandidate
+    from tabletop.vision.indices import pair_indices
+
+    for angle in (0.3, 2.0, -1.2):
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+        card = (np.array([[0, 0], [100, 0], [100, 156], [0, 156]], np.float32) @ turn.T + [300, 200]).astype(np.float32)
+
+        def hung(corners: np.ndarray, share: float = 0.8) -> CornerCandidate:
+            origin = corners[0]
+            quad = origin + share * (corners - origin)
+            return CornerCandidate(quad.astype(np.float32), (0, 0, 1, 1), by_index=True)
+
+        top, bottom = hung(card), hung(np.roll(card, 2, axis=0))
+        (pair,) = pair_indices([top, bottom])
+        assert pair.paired and np.abs(pair.corners - card).max() < 1.0, (angle, pair.corners, card)
+        assert pair_indices([top, hung(card + (card[2] - card[0]))]) == []  # the same way up: two cards
+        far = np.roll(card, 2, axis=0) + 2.5 * (card[2] - card[0])
+        assert pair_indices([top, hung(far)]) == []  # too far apart for one card
+
+
+def test_a_card_hung_at_a_wrong_size_is_measured_by_its_far_index() -> None:
+    """A card read at its index corner at a size a tenth too small and of a poker card's shape (a bridge card's
+    is longer) is read at both corners at the size where its far index reads the same rank."""
+    from tabletop.vision.pipeline import _far_index, _read_corners
+
+    from tabletop.vision import scenes
+
+    if not scenes.real_faces_available():
+        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    c = scenes.compose(5550, split="held_out", table="light_wood", layout="book_square", book=Rank.KING, count=0,
+                       camera="hd", light="even")
+    reader = shipped_reader()
+    for placed in c.cards:
+        truth = placed.quad
+        origin, across, down = truth[0], truth[1] - truth[0], truth[3] - truth[0]
+        wrong = np.array([origin, origin + 0.9 * across, origin + 0.9 * across + 0.8 * down, origin + 0.8 * down],
+                         np.float32)
+        first = _read_corners(c.image, wrong, reader)
+        assert first.rank is Rank.KING and first.corners_read == 1
+        found = _far_index(c.image, wrong, first, reader)
+        assert found is not None, placed.card
+        reading, corners = found
+        assert reading.rank is Rank.KING and reading.corners_read == 2 and reading.agree
+        assert np.linalg.norm(corners[2] - truth[2]) < 0.12 * np.linalg.norm(across)

@@ -27,6 +27,8 @@ pytestmark = pytest.mark.skipif(not scenes.real_faces_available(),
 # its mark, so it guards the gain: since the index-corner finder, five held-out tables and the row of cards on
 # light tables. The false-book tests carry no mark: they hold.
 READ_NOW = ("light_wood", "linen", "tablecloth", "cork", "paper")
+BOOKS_READ_NOW = ("book_row",)  # and the square of kings, live and in a phone photo: since cards are measured by
+# their far index and a card-shaped outline read at one index is not taken for one card
 PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
 
 
@@ -97,7 +99,6 @@ def test_a_row_of_cards_on_a_light_table_is_read() -> None:
     assert total["recalled"] >= RECALL_FLOOR * total["cards"], total
 
 
-@PENDING
 @pytest.mark.parametrize("camera", ("hd", "phone"))
 def test_a_square_book_of_kings_on_light_wood_is_confirmed(camera: str) -> None:
     """The issue's failing case: the real kings laid 2×2 on a light wooden table, read as one king."""
@@ -110,8 +111,8 @@ def test_a_square_book_of_kings_on_light_wood_is_confirmed(camera: str) -> None:
     assert check.say == "I see four kings."
 
 
-@PENDING
-@pytest.mark.parametrize("layout", BOOK_LAYOUTS)
+@pytest.mark.parametrize("layout", [layout if layout in BOOKS_READ_NOW else pytest.param(layout, marks=PENDING)
+                                    for layout in BOOK_LAYOUTS])
 def test_a_book_laid_as_people_lay_it_is_confirmed_live(layout: str) -> None:
     c = compose(SEED + 500 + BOOK_LAYOUTS.index(layout), split="held_out", layout=layout, camera="hd", light="even")
     rank = c.book_layout

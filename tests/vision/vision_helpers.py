@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,16 +119,67 @@ def score_cards(truth: list[tuple[Card, np.ndarray, bool]], detections: list[Det
     ``sure`` and ``sure_correct``: the same for reads at or above ``sure`` (what a book counts)."""
     out = {"cards": sum(readable for _, _, readable in truth), "recalled": 0, "ranked": 0, "correct": 0, "sure": 0,
            "sure_correct": 0}
-    matched: set[int] = set()
+    ranked = [d for d in detections if d.rank is not None]
+    out["ranked"] = len(ranked)
+    out["sure"] = sum(d.confidence >= sure for d in ranked)
+    for best, d in matched_cards(truth, detections).items():
+        out["correct"] += 1
+        out["sure_correct"] += d.confidence >= sure
+        out["recalled"] += truth[best][2]
+    return out
+
+
+def matched_cards(truth: list[tuple[Card, np.ndarray, bool]], detections: list[Detection]) -> dict[int, Detection]:
+    """Card index -> the detection that reads it right (``score_cards``' one-to-one matching)."""
+    matched: dict[int, Detection] = {}
     for d in sorted((d for d in detections if d.rank is not None), key=lambda d: -d.confidence):
-        out["ranked"] += 1
-        out["sure"] += d.confidence >= sure
         shares = [(_box_share(d.box, quad), i) for i, (card, quad, _) in enumerate(truth)
                   if i not in matched and card.rank is d.rank]
         share, best = max(shares, default=(0.0, -1))
         if share >= 0.5:
-            matched.add(best)
-            out["correct"] += 1
-            out["sure_correct"] += d.confidence >= sure
-            out["recalled"] += truth[best][2]
-    return out
+            matched[best] = d
+    return matched
+
+
+LOSSES = ("read right", "read right, unsure", "not found", "found, unsure", "found, misread", "found, read right, dropped")
+"""Where each card whose index shows ends up (``losses``): read right surely enough for a book, read right but
+less surely, or lost: no hypothesis on it (its outline and index not found), hypotheses on it that read no rank
+surely (the reader unsure), one that read another rank (misread), or one that read it right that a later rule
+dropped (the pipeline's choice among hypotheses)."""
+FALSE_READS = ("on no card", "another rank on a card", "a card read twice")
+
+
+def _near_index(hypothesis: object, quad: np.ndarray) -> bool:
+    """True if a hypothesis is hung on one of the card's index corners (top left or bottom right of its face)."""
+    short = float(np.linalg.norm(quad[1] - quad[0]))
+    corners = hypothesis.corners  # type: ignore[attr-defined]
+    ends = (corners[0], corners[2]) if hypothesis.kind == "outline" else (corners[0],)  # type: ignore[attr-defined]
+    return any(float(np.linalg.norm(e - quad[k])) < 0.3 * short for e in ends for k in (0, 2))
+
+
+def losses(truth: list[tuple[Card, np.ndarray, bool]], detections: list[Detection], hypotheses: list,
+           sure: float = 0.8, read_as_card: float = 0.5) -> tuple[Counter, Counter]:
+    """Each card whose index shows counted in one of :data:`LOSSES`, and each read naming a rank no card matched
+    in one of :data:`FALSE_READS`. ``hypotheses`` are what ``see(..., trace=[])`` collected; a hypothesis reads
+    surely at ``read_as_card`` (the pipeline's bar for a card)."""
+    matched = matched_cards(truth, detections)
+    lost: Counter = Counter()
+    for i, (card, quad, readable) in enumerate(truth):
+        if not readable:
+            continue
+        if i in matched:
+            lost["read right" if matched[i].confidence >= sure else "read right, unsure"] += 1
+            continue
+        on = [h for h in hypotheses if _near_index(h, quad)]
+        named = [h.reading.rank for h in on if h.reading.rank is not None and h.reading.confidence >= read_as_card]
+        lost["not found" if not on else "found, read right, dropped" if card.rank in named
+             else "found, misread" if named else "found, unsure"] += 1
+    false: Counter = Counter()
+    taken = {id(d) for d in matched.values()}
+    for d in detections:
+        if d.rank is None or id(d) in taken:
+            continue
+        under = [i for i, (_, quad, _) in enumerate(truth) if _box_share(d.box, quad) >= 0.5]
+        false["on no card" if not under else "a card read twice" if any(truth[i][0].rank is d.rank for i in under)
+              else "another rank on a card"] += 1
+    return lost, false
