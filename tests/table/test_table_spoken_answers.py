@@ -34,6 +34,8 @@ def say(text: str, voice: str, seed: int):
 
 
 # (voices and noise seeds for which today's recogniser hears the word itself, and surely)
+# ("nope", "en", 22) is no longer one: its "nope" fits the phone loop at -26 per frame, so the
+# recogniser is unsure of it and the table asks "Go fish?" (tabletop/speech/recognisers/pocketsphinx.py).
 @pytest.mark.parametrize("line, voice, seed", [("no", "en-us", 22), ("nope", "en-us", 22)])
 def test_a_clear_bare_no_to_an_ask_is_a_go_fish_without_a_question(recogniser, line: str, voice: str,
                                                                     seed: int) -> None:

@@ -56,6 +56,8 @@ GRAMMAR_SEARCH = {"pip": 0.1, "lw": 3.0, "beam": 1e-70, "wbeam": 1e-50, "pbeam":
 # The open decoder (chatter rejector) with somewhat wider beams too: 2 more of the same 456
 # accepted, chatter unchanged, no measurable extra CPU.
 OPEN_SEARCH = {"beam": 1e-60, "wbeam": 1e-40, "pbeam": 1e-60}
+# Pseudo-count of each word the open decoder knows beyond the phase's sentences (ngram.arpa).
+OPEN_EXTRA_WEIGHT = 0.5
 # compallsen: score every senone in every frame, so that each frame's scores are normalised by
 # the best senone of the whole model rather than the best of the few the grammar keeps active.
 # The grammar path's acoustic score then means the same as the phone loop's (the search and its
@@ -245,7 +247,7 @@ class PocketSphinxRecogniser:
             sentences = jsgf_reader.sample(grammar, 3000, seed=1)
             path = os.path.join(self._tmp.name, f"{name}.arpa")
             with open(path, "w", encoding="utf-8") as f:
-                f.write(ngram.arpa(sentences, extra_words=heard_words, order=3))
+                f.write(ngram.arpa(sentences, extra_words=heard_words, order=3, extra_weight=OPEN_EXTRA_WEIGHT))
             model = NGramModel(self._open.config, self._open.logmath, path)
             self._open.add_lm(name, model)
             os.unlink(path)
@@ -490,6 +492,8 @@ def _waits_for_an_answer(context: Any) -> bool:
     poorly ("help" at -33 clean): the check would cost more there than it catches."""
     if context is None:
         return False
+    if 0 < len(getattr(context, "choices", None) or ()) <= 2:
+        return False  # the answer to "Sixes or sevens?" after two misses: judged as before
     return getattr(context, "phase", None) in ("answer", "count", "confirm") or getattr(context, "expects", None) is not None
 
 
