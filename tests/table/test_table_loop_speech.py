@@ -7,31 +7,18 @@ The closed loop (10.5): ``play --audio - --json`` reads WAV paths from stdin and
 
 from __future__ import annotations
 
-import json
-import queue
 import shutil
-import subprocess
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from support import tabletop_command
+from support import ClosedLoop
 
 PLAYERS = ("Ana", "Ben", "Cho")
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is missing: apt-get install espeak-ng")
-
-
-@pytest.fixture(scope="module")
-def recogniser():
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(PLAYERS)
-    r.warm_up()
-    return r
 
 
 def say(text: str, seed: int = 0):
@@ -217,41 +204,17 @@ def test_a_script_plays_the_closed_loop_through_stdin(tmp_path: Path) -> None:
     def wav(name: str, text: str, seed: int) -> str:
         return str(write_wav(tmp_path / f"{name}.wav", say(text, seed)))
 
-    proc = subprocess.Popen(tabletop_command() + ["play", "--audio", "-", "--json", "--players", *PLAYERS,
-                                                  "--journal", str(tmp_path / "g.jsonl")],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdin is not None and proc.stdout is not None
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
-
-    def until_listening() -> list[dict]:
-        out = []
-        while True:
-            event = json.loads(lines.get(timeout=120))
-            if event["event"] == "listening":
-                return out
-            out.append(event)
-
-    def send(path: str) -> list[dict]:
-        proc.stdin.write(path + "\n")
-        proc.stdin.flush()
-        return until_listening()
-
-    try:
-        assert until_listening()[0]["event"] == "start"
-        stop = send(wav("stop", "stop", 7))
+    with ClosedLoop(PLAYERS, tmp_path / "g.jsonl") as loop:
+        assert loop.until_listening()[0]["event"] == "start"
+        stop = loop.send(wav("stop", "stop", 7))
         assert stop[-1]["event"] == "question" and stop[-1]["expects"] == "yes_no", stop
-        kept = send(wav("no", "no", 8))
+        kept = loop.send(wav("no", "no", 8))
         assert kept[-1]["say"] == "Okay, say it again."
-        ask = send(wav("ask", "ben do you have any sevens", 9))
+        ask = loop.send(wav("ask", "ben do you have any sevens", 9))
         # the ask, or a question about it that says what it expects
         assert ask[-1]["event"] == "question" or ask[-1]["say"] == "Ana asks Ben for sevens.", ask
-        bad = send(str(tmp_path / "missing.wav"))
+        bad = loop.send(str(tmp_path / "missing.wav"))
         assert bad[-1]["event"] == "error"
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=120)
-    assert proc.returncode == 0, proc.stderr.read()[-2000:] if proc.stderr else ""
 
 
 @pytest.mark.parametrize("answer", ["no sixes", "sixes"])

@@ -18,15 +18,6 @@ pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is missing: apt-get install espeak-ng")
 
 
-@pytest.fixture(scope="module")
-def recogniser():
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(PLAYERS)
-    r.warm_up()
-    return r
-
-
 def say(text: str, voice: str, seed: int):
     from tabletop.speech import synth
 
@@ -55,51 +46,23 @@ def test_a_clear_bare_no_to_an_ask_is_a_go_fish_without_a_question(recogniser, l
 def test_an_empty_line_in_the_closed_loop_is_a_moment_of_quiet(tmp_path) -> None:
     """``play --audio - --json``: a script says "go fish" and then nothing; the turn passes and is
     announced ("Ben's turn.") as at a table, not only with the next utterance."""
-    import json
-    import queue
-    import subprocess
-    import threading
-
-    from support import tabletop_command
+    from support import ClosedLoop
     from tabletop.speech.audio import write_wav
 
     def wav(name: str, text: str, seed: int) -> str:
         return str(write_wav(tmp_path / f"{name}.wav", say(text, "en-us", seed)))
 
-    proc = subprocess.Popen(tabletop_command() + ["play", "--audio", "-", "--json", "--players", *PLAYERS,
-                                                  "--journal", str(tmp_path / "g.jsonl")],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdin is not None and proc.stdout is not None
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
-
-    def send(line: str) -> list[dict]:
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-        out = []
-        while True:
-            event = json.loads(lines.get(timeout=120))
-            if event["event"] == "listening":
-                return out
-            out.append(event)
-
-    try:
-        first = lines.get(timeout=120)
-        while json.loads(first)["event"] != "listening":
-            first = lines.get(timeout=120)
-        ask = send(wav("ask", "ben do you have any sevens", 9))
+    with ClosedLoop(PLAYERS, tmp_path / "g.jsonl") as loop:
+        loop.until_listening()
+        ask = loop.send(wav("ask", "ben do you have any sevens", 9))
         if ask[-1]["event"] == "question":  # "Ben, sevens?"
-            ask = send(wav("yes", "yes", 10))
+            ask = loop.send(wav("yes", "yes", 10))
         assert ask[-1]["say"].endswith("Ana asks Ben for sevens."), ask
-        fish = send(wav("fish", "go fish", 11))
+        fish = loop.send(wav("fish", "go fish", 11))
         assert fish[-1]["say"] == "Go fish, Ana.", fish  # she drew: a lucky fish may still come
-        quiet = send("")
+        quiet = loop.send("")
         assert [e["say"] for e in quiet] == ["Ben's turn."] and quiet[0]["event"] == "settle", quiet
         assert quiet[0]["state"]["current"] == "Ben" and quiet[0]["state"]["stock"] == fish[-1]["state"]["stock"]
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=120)
-    assert proc.returncode == 0, proc.stderr.read()[-2000:] if proc.stderr else ""
 
 
 @pytest.mark.parametrize("line, voice, seed", [("yes three", "en-us", 31)])
