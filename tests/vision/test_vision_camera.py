@@ -99,32 +99,25 @@ def test_a_look_at_a_video_that_ends_gives_what_there_was(tmp_path: Path) -> Non
             camera.look()
 
 
-def _book_video(tmp_path: Path, cards_laid: list, seed: int) -> Path:
-    from tabletop.vision import scenes
-
-    laid = scenes.compose(seed, split="held_out", layout="book_square", camera="hd", light="even", cards=cards_laid)
-    return _write_video(tmp_path / "book.avi", scenes.frames(laid, 8))
-
-
-def test_a_live_look_at_three_kings_and_a_queen_is_not_a_book(tmp_path: Path) -> None:
-    from tabletop.vision import check_book, scenes
+def _live_check_of_kings(tmp_path: Path, cards_laid: list, seed: int):
+    """A live look (Camera.look) at a video of eight frames of ``cards_laid`` in a square on a held-out
+    table, checked as a book of kings."""
     from tabletop.cards import Rank
+    from tabletop.vision import check_book, scenes
 
     if not scenes.real_faces_available():
         pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
-    video = _book_video(tmp_path, cards("K of spades", "K of hearts", "K of clubs", "Q of hearts"), 77)
+    laid = scenes.compose(seed, split="held_out", layout="book_square", camera="hd", light="even", cards=cards_laid)
+    video = _write_video(tmp_path / "book.avi", scenes.frames(laid, 8))
     with Camera(str(video)) as camera:
-        check = check_book(Rank.KING, camera.look())
+        return check_book(Rank.KING, camera.look())
+
+
+def test_a_live_look_at_three_kings_and_a_queen_is_not_a_book(tmp_path: Path) -> None:
+    check = _live_check_of_kings(tmp_path, cards("K of spades", "K of hearts", "K of clubs", "Q of hearts"), 77)
     assert check.verdict != "confirmed", check
 
 
 def test_a_live_look_at_a_square_book_of_kings_confirms_it(tmp_path: Path) -> None:
-    from tabletop.vision import check_book, scenes
-    from tabletop.cards import Rank
-
-    if not scenes.real_faces_available():
-        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
-    video = _book_video(tmp_path, cards("K of spades", "K of hearts", "K of clubs", "K of diamonds"), 78)
-    with Camera(str(video)) as camera:
-        check = check_book(Rank.KING, camera.look())
+    check = _live_check_of_kings(tmp_path, cards("K of spades", "K of hearts", "K of clubs", "K of diamonds"), 78)
     assert check.verdict == "confirmed", check
