@@ -85,11 +85,11 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         skipped = np.zeros(level.shape[:2], np.uint8)
         for quad in skip:
             cv2.fillConvexPoly(skipped, np.rint(np.asarray(quad) * scale).astype(np.int32), 1)
-        for corners, shown in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale)):
+        for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale)):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
-                                       by_index=True))
+                                       by_index=True, by_parts=in_parts))
         side //= 2
     return pair_indices(out) + out
 
@@ -155,7 +155,8 @@ def pair_indices(found: list[CornerCandidate]) -> list[CornerCandidate]:
         bottom_left = 0.5 * ((a[0] + along * down) + (b[0] + across * b_right))
         quad = np.array([a[0], top_right, b[0], bottom_left], np.float32)
         x, y, w, h = cv2.boundingRect(quad)
-        out.append(CornerCandidate(quad, (int(x), int(y), int(w), int(h)), by_index=True, paired=True))
+        out.append(CornerCandidate(quad, (int(x), int(y), int(w), int(h)), by_index=True, paired=True,
+                                   by_parts=found[i].by_parts or found[j].by_parts))
     return out
 
 
@@ -206,11 +207,15 @@ def _parts_apart(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, dee
     big = np.flatnonzero(part_stats[1:, cv2.CC_STAT_AREA] >= PART_MIN_AREA) + 1
     if len(big) < 2:
         return None
-    # each part's shape: the label under the part's first pixel in raster order (its top row's leftmost)
-    xs, ys = part_stats[big, cv2.CC_STAT_LEFT], part_stats[big, cv2.CC_STAT_TOP]
-    first = np.array([int(np.argmax(parts[y, x : x + w] == k)) for k, x, y, w in
-                      zip(big, xs, ys, part_stats[big, cv2.CC_STAT_WIDTH])])
-    parent = labels[ys, xs + first]
+    # each part's shape: the label under the part's first pixel in raster order (its top row's leftmost), looked
+    # for along every part's top row at once
+    xs, ys, ws = (part_stats[big, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH))
+    starts = np.concatenate([[0], np.cumsum(ws)[:-1]])
+    along = np.arange(int(ws.sum())) - np.repeat(starts, ws)
+    row, col = np.repeat(ys, ws), np.repeat(xs, ws) + along
+    hits = np.flatnonzero(parts[row, col] == np.repeat(big, ws))
+    _, first = np.unique(np.searchsorted(starts, hits, side="right"), return_index=True)  # each part's first hit
+    parent = labels[row[hits[first]], col[hits[first]]]
     split = np.bincount(parent, minlength=len(stats))[parent] >= 2
     split &= parent > 0
     if not split.any():
@@ -232,7 +237,9 @@ _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 25
 
 
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float],
-                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
+    """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
+    only in parts of its ink (``_parts_apart``)."""
     mask, deep = _ink_mask(level)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
@@ -306,7 +313,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
             continue
         glyphs_used.update(digits)
         pips_used.add(p)
-        found.append(hung)
+        found.append((*hung, max(ids[digits + [p]]) + 1 >= count))
     return found
 
 
