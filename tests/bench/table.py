@@ -74,6 +74,7 @@ NAMES = ["Ana", "Ben", "Cho", "Dev"]
 TABLE_VOICES = ("en-us+m2", "en+f3", "en-gb+m4", "en-us+f5", "en+m6", "en-us+f1")
 TABLE_SPEEDS = (135, 155, 175, 190)
 MAX_TRIES = 6          # utterances spent on one intended action before the player gives up
+TRANSCRIPTS = Path(tempfile.gettempdir()) / "table-bench-transcripts"  # one file a game: LEVEL-SEED.txt
 SAME = {"no": "go_fish", "yes": "answer"}  # "no" to an ask is a go fish; "yes" is an answer with no count
 
 
@@ -520,10 +521,14 @@ def play_game(seed: int, snr: float | None, players: int, rules: Rules, program:
             print("\n".join(str(error).splitlines()[:30]))
     finally:
         if table is not None:
+            tally.program_cpu += table.program_cpu()  # (read while the program still runs: its game is done)
             table.close()
-            tally.program_cpu += table.program_cpu()
         tally.cpu += time.process_time() - t0
         shutil.rmtree(folder, ignore_errors=True)
+        if table is not None:  # every game's transcript, to read why it ended as it did
+            TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
+            level = "clean" if snr is None else f"{snr:g}dB"
+            (TRANSCRIPTS / f"{level}-{seed}.txt").write_text("\n".join(table.transcript + [why]) + "\n")
     tally.causes[_cause(why)] += 1
     return tally, why
 
@@ -540,19 +545,22 @@ def _cause(why: str) -> str:
     return re.sub(r"\d+", "N", why.split(":")[0])
 
 
-def run_level(level: str, args: argparse.Namespace, rules: Rules, program: tuple[str, ...],
-              pool: concurrent.futures.Executor) -> Tally:
-    snr = None if level == "clean" else float(level)
-    seeds = [args.seed + g for g in range(args.games)]
-    futures = {pool.submit(play_game, seed, snr, args.players, rules, program, args.verbose): seed for seed in seeds}
-    total = Tally()
-    for future in concurrent.futures.as_completed(futures):
-        tally, why = future.result()
-        total.add(tally)
-        # one line a game, so a long run shows where it stands
-        print(f"    {level:>5s} seed {futures[future]}: {why}; {tally.utterances} utterances for {tally.actions} "
-              f"actions, wrong {tally.wrong}, given up {tally.gave_up}, program CPU {tally.program_cpu:.0f} s", flush=True)
-    return total
+def run_levels(args: argparse.Namespace, rules: Rules, program: tuple[str, ...]) -> dict[str, Tally]:
+    """Every game of every noise level, ``args.jobs`` at once; a line per game as it ends."""
+    tallies = {level: Tally() for level in args.snrs}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(play_game, args.seed + g, None if level == "clean" else float(level), args.players,
+                               rules, program, args.verbose): (level, args.seed + g)
+                   for level in args.snrs for g in range(args.games)}
+        for future in concurrent.futures.as_completed(futures):
+            level, seed = futures[future]
+            tally, why = future.result()
+            tallies[level].add(tally)
+            voices = ", ".join(sorted(tally.voices))
+            print(f"    {level:>5s} seed {seed} ({voices}): {why}; {tally.utterances} utterances for {tally.actions} "
+                  f"actions, wrong {tally.wrong}, given up {tally.gave_up}, program CPU {tally.program_cpu:.0f} s",
+                  flush=True)
+    return tallies
 
 
 def report(level: str, tally: Tally) -> None:
@@ -609,11 +617,10 @@ def main() -> int:
     program = ("--preset", args.preset, "--engine", args.engine, "--profile", "none", "--no-fsync")
     print(f"== {args.engine} through `python -m tabletop play --audio - --json`: {args.games} game(s) per level, "
           f"{args.players} players, rules {args.preset}, voices {', '.join(TABLE_VOICES)}, {args.jobs} at once")
-    tallies = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for level in args.snrs:
-            tallies[level] = run_level(level, args, rules, program, pool)
-            report(level, tallies[level])
+    tallies = run_levels(args, rules, program)
+    print(f"  (each game's transcript: {TRANSCRIPTS}/LEVEL-SEED.txt)")
+    for level, tally in tallies.items():
+        report(level, tally)
     if len(tallies) > 1:
         print("  summary:")
         for level, tally in tallies.items():
