@@ -187,7 +187,10 @@ class _SeenGame:
 
     @property
     def state(self) -> Any:
-        return type("Seen", (), {"over": bool(self._table.state.get("over"))})()
+        # over once tabletop has said so ("Game over. ..."), as the players know it: the last
+        # book makes the public state over, and a moment of quiet then announces the winner
+        over = bool(self._table.state.get("over")) and any(s.startswith("Game over.") for s in self._table.said)
+        return type("Seen", (), {"over": over})()
 
     def public(self) -> dict[str, Any]:
         return self._table.state
@@ -199,9 +202,10 @@ class SpokenTable(simtable.SimulatedTable):
     MAX_EVENTS = 400
 
     def __init__(self, names: list[str], rules: Rules, seed: int, *, program: tuple[str, ...], snr: float | None,
-                 tally: Tally, folder: Path, verbose: bool = False) -> None:
+                 tally: Tally, folder: Path, verbose: bool = False, typed: bool = False) -> None:
         super().__init__(names, rules, seed)
         self.snr = snr
+        self.typing = typed  # every sentence typed (``type: ...``), none said: the loop's own check, no decoding
         self.tally = tally
         self.verbose = verbose
         self.voices = {name: (TABLE_VOICES[(seed + i) % len(TABLE_VOICES)], TABLE_SPEEDS[(seed * 3 + i) % len(TABLE_SPEEDS)])
@@ -267,10 +271,13 @@ class SpokenTable(simtable.SimulatedTable):
         voice, speed = self.voices[speaker]
         speed += (-12, 10, -22, 0, -30, 5)[attempt % 6] if attempt else 0  # said again, a little differently
         self.k += 1
-        u = synth.realistic(text, voice=voice, speed=speed, snr_db=self.snr, seed=self.seed * 1000 + self.k)
-        path = write_wav(self.folder / f"{self.k:04d}.wav", u)
-        replies = self.send(str(path))
-        path.unlink()
+        if self.typing:
+            replies = self.send(f"type: {text}")
+        else:
+            u = synth.realistic(text, voice=voice, speed=speed, snr_db=self.snr, seed=self.seed * 1000 + self.k)
+            path = write_wav(self.folder / f"{self.k:04d}.wav", u)
+            replies = self.send(str(path))
+            path.unlink()
         self.tally.utterances += 1
         self.tally.voice(self.voice_name(speaker), utterances=1)
         heard = next((r.event.get("heard") for r in replies if "heard" in r.event), None)
