@@ -49,7 +49,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,9 @@ class Tally:
         v = self.voices.setdefault(voice, [0, 0, 0, 0])
         for i, n in enumerate((actions, utterances, wrong, gave_up)):
             v[i] += n
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: dict(getattr(self, f.name)) if f.name == "causes" else getattr(self, f.name) for f in fields(self)}
 
     def add(self, other: "Tally") -> None:
         """Add another game's tally to this one."""
@@ -536,6 +540,8 @@ def play_game(seed: int, snr: float | None, players: int, rules: Rules, program:
             TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
             level = "clean" if snr is None else f"{snr:g}dB"
             (TRANSCRIPTS / f"{level}-{seed}.txt").write_text("\n".join(table.transcript + [why]) + "\n")
+            # and its tally, so games played by several runs (or machines) can be reported together (--report)
+            (TRANSCRIPTS / f"{level}-{seed}.json").write_text(json.dumps({"why": why, **tally.to_json()}))
     tally.causes[_cause(why)] += 1
     return tally, why
 
@@ -567,6 +573,26 @@ def run_levels(args: argparse.Namespace, rules: Rules, program: tuple[str, ...])
             print(f"    {level:>5s} seed {seed} ({voices}): {why}; {tally.utterances} utterances for {tally.actions} "
                   f"actions, wrong {tally.wrong}, given up {tally.gave_up}, program CPU {tally.program_cpu:.0f} s",
                   flush=True)
+    return tallies
+
+
+def saved(args: argparse.Namespace) -> dict[str, Tally]:
+    """The tallies of games already played (``--report``), by level: those of the seeds asked for."""
+    tallies = {level: Tally() for level in args.snrs}
+    for level in args.snrs:
+        name = "clean" if level == "clean" else f"{float(level):g}dB"
+        for seed in range(args.seed, args.seed + args.games):
+            path = TRANSCRIPTS / f"{name}-{seed}.json"
+            if not path.exists():
+                print(f"    {level:>5s} seed {seed}: not played yet")
+                continue
+            data = json.loads(path.read_text())
+            why = data.pop("why")
+            tally = Tally(**{k: v for k, v in data.items() if k != "causes"})
+            tally.causes = Counter(data["causes"])
+            tallies[level].add(tally)
+            print(f"    {level:>5s} seed {seed} ({', '.join(sorted(tally.voices))}): {why}; {tally.utterances} "
+                  f"utterances for {tally.actions} actions, wrong {tally.wrong}, given up {tally.gave_up}")
     return tallies
 
 
@@ -615,6 +641,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (one program each)")
     parser.add_argument("--quick", action="store_true", help="one two-player game of pairs per noise level")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--report", action="store_true",
+                        help=f"play nothing: report the games of these levels and seeds already played ({TRANSCRIPTS})")
     args = parser.parse_args()
     if args.quick:
         args.games, args.players, args.preset = 1, 2, "pairs"
@@ -624,7 +652,7 @@ def main() -> int:
     program = ("--preset", args.preset, "--engine", args.engine, "--profile", "none", "--no-fsync")
     print(f"== {args.engine} through `python -m tabletop play --audio - --json`: {args.games} game(s) per level, "
           f"{args.players} players, rules {args.preset}, voices {', '.join(TABLE_VOICES)}, {args.jobs} at once")
-    tallies = run_levels(args, rules, program)
+    tallies = saved(args) if args.report else run_levels(args, rules, program)
     print(f"  (each game's transcript: {TRANSCRIPTS}/LEVEL-SEED.txt)")
     for level, tally in tallies.items():
         report(level, tally)
