@@ -144,6 +144,17 @@ class Tally:
         self.causes.update(other.causes)
 
 
+def _outcome(replies: list[Any]) -> tableside.Outcome:
+    """What the program did with one utterance; a question answered ("Ben has three cards.") is acted on
+    too, though it changes nothing (``tableside.outcome`` counts only what changed the game)."""
+    out = tableside.outcome(replies)
+    if out.kind == "none":
+        answered = [r for r in replies if r.event.get("code") == "answer" and r.event.get("intent")]
+        if answered:
+            return tableside.Outcome("acted", answered[0].event["intent"], out.codes, out.say)
+    return out
+
+
 def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.?!])\s+", text.strip()) if s]
 
@@ -285,7 +296,7 @@ class SpokenTable(simtable.SimulatedTable):
         self.tally.utterances += 1
         self.tally.voice(self.voice_name(speaker), utterances=1)
         heard = next((r.event.get("heard") for r in replies if "heard" in r.event), None)
-        out = tableside.outcome(replies)
+        out = _outcome(replies)
         self.transcript.append(f"[{speaker}] {text!r} heard {heard!r} -> {out.kind} {out.intent}: {out.say}")
         if self.verbose:
             print(f"      [{speaker}] {text!r} heard {heard!r} -> {out.kind} {out.intent}: {out.say}")
@@ -564,7 +575,7 @@ def run_levels(args: argparse.Namespace, rules: Rules, program: tuple[str, ...])
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(play_game, args.seed + g, None if level == "clean" else float(level), args.players,
                                rules, program, args.verbose): (level, args.seed + g)
-                   for level in args.snrs for g in range(args.games)}
+                   for g in range(args.games) for level in args.snrs}  # seed by seed: a run cut short has every level
         for future in concurrent.futures.as_completed(futures):
             level, seed = futures[future]
             tally, why = future.result()
