@@ -60,6 +60,9 @@ class Pending:
     :ivar likely: the slot's likeliest values, likeliest first (offered after two misses).
     :ivar misses: answers so far that did not fill it.
     :ivar confirms: for a ``confirm`` that checks one slot of ``intent`` ("Sevens?"), that slot.
+    :ivar evidence: for a check of one slot, what the hearings so far read for it: each value with
+        its score summed over the hearings (see ``Table._evidence``); values a hearing never read
+        (merely confusable with one it read) are not in it.
     """
 
     kind: str
@@ -72,6 +75,7 @@ class Pending:
     likely: tuple[str, ...] = ()
     misses: int = 0
     confirms: str | None = None
+    evidence: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
