@@ -557,6 +557,12 @@ CORRECTION_RATIO = 3.0
 """A corrected value is acted on when its evidence summed over the hearings is at least this many
 times that of any other value still in play (see :func:`_corrected_surely`)."""
 
+RUNNER_UP_RATIO = 2.0
+"""... and when the earlier hearings were unsure between two values, the one denied and this one:
+among the values still in play they read it at least this many times better than the next. Real
+Speech Commands "six"es were heard as "king" then "eight" (eight the first hearing's second reading,
+three close behind it): without this, one more sure reading of the eight would have been acted on."""
+
 
 def _evidence(heard: Understanding, slot: str) -> Evidence:
     """What one hearing read for ``slot``: each value with the score of its best reading (the
@@ -581,15 +587,18 @@ def _add(a: Evidence, b: Evidence) -> Evidence:
 
 def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tuple[str, ...]) -> bool:
     """Whether ``value``, said to correct a check ("No, tens" to "Sevens?"), is sure from the
-    hearings together: an earlier hearing read it (not merely as a confusable value), this one read
-    it best, and summed over the hearings it stands ``CORRECTION_RATIO`` times above every other
-    value still in play (the checked value, denied, is not)."""
-    earlier, latest = dict(before), dict(now)
+    hearings together: the earlier hearings were unsure between the value denied and this one (they
+    read it, not merely as a confusable value, ``RUNNER_UP_RATIO`` times above any other value
+    still in play), this hearing read it best, and summed over the hearings it stands
+    ``CORRECTION_RATIO`` times above every other value still in play (the value denied is not)."""
+    earlier = {v: s for v, s in before if v in allowed}
     if earlier.get(value, 0.0) <= 0.0 or not now or now[0][0] != value:
+        return False
+    if earlier[value] < RUNNER_UP_RATIO * max((s for v, s in earlier.items() if v != value), default=0.0):
         return False
     total = {v: s for v, s in _add(before, now) if v in allowed}
     rival = max((s for v, s in total.items() if v != value), default=0.0)
-    return total.get(value, 0.0) >= CORRECTION_RATIO * rival and latest[value] > 0.0
+    return total[value] >= CORRECTION_RATIO * rival
 
 
 def _slot_json(intent: Intent, slot: str) -> str:

@@ -144,3 +144,14 @@ def test_a_correction_with_a_near_rival_is_checked() -> None:
     before = table.game.public()
     again = table.hear(readings(("no threes", 0.7), ("no fours", 0.65)))[-1]
     assert again.text == "Threes?" and table.game.public() == before
+
+
+def test_a_correction_the_first_hearing_read_no_better_than_another_is_checked() -> None:
+    """Real "six"es heard as "king" (eights, then threes close behind, among its readings) were heard
+    as "no eight" when the speaker said "no, six": the first hearing read eights no better than
+    threes, so the eights are checked, not acted on."""
+    table = asked_for_the_rank()
+    table.hear(readings(("kings", 0.96), ("eights", 0.58), ("threes", 0.48)))
+    before = table.game.public()
+    again = table.hear(heard("no eights", 0.97))[-1]
+    assert again.text == "Eights?" and table.game.public() == before
