@@ -438,7 +438,7 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
         if kind == "wrong" and len(examples) < 12:
             examples.append(f"    WRONG {name:24s} {phase:6s} {word!r} {trail}")
         if verbose:
-            print(f"    {kind:8s} {name:24s} {phase:6s} {word!r} {trail}")
+            print(f"    {kind:8s} {name:24s} {phase:6s} {word!r} {trail} [{_half_of(src, row)} half]")
     print(f"  real voices in context, {half} speakers, Speech Commands repeats: {repeat}, a wrong check "
           f"answered: {correct} (right / within one repair / wrong / missed):")
     total = {"n": 0, "right": 0, "repaired": 0, "repaired2": 0, "wrong": 0, "missed": 0, "asked": 0}
