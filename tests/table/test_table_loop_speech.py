@@ -231,3 +231,20 @@ def test_a_confirmation_accepts_the_corrected_slot_itself(recogniser, answer: st
     assert asked.text == "Ben, sevens?" and asked.event["expects"] == "yes_no"
     replies = table.hear_audio(say(answer, 11), recogniser)
     assert replies[-1].text == "Ana asks Ben for sixes.", [r.event for r in replies]
+
+
+@pytest.mark.parametrize("answer, said", [("no threes", "Ana asks Ben for threes."), ("no kings", "Kings?")])
+def test_a_checked_rank_takes_a_correction_the_first_hearing_read_too(recogniser, answer: str, said: str) -> None:
+    """ "Sixes?" when the first hearing read sixes, then threes: "no, threes" is the second hearing
+    of threes, with sixes denied, and is acted on; kings, which the first hearing never read, are
+    heard once and checked in their turn."""
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.table import Table
+
+    table = Table.new(PLAYERS, durable=False)
+    table.hear(shaky_ask())
+    first = Transcript("sixes", 0.9, (Alternative("sixes", 0.9), Alternative("threes", 0.54)), engine="pocketsphinx")
+    assert table.hear(first)[-1].text == "Sixes?"
+    replies = table.hear_audio(say(answer, 13), recogniser)
+    assert replies[-1].text == said, [r.event for r in replies]
+    assert replies[-1].event["changed"] == (said != "Kings?") and (table.pending is None) == (said != "Kings?")
