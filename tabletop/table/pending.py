@@ -12,7 +12,9 @@ Kinds of question:
   "yes" acts on it, "no" drops it, a corrected slot ("no, sixes") acts on the corrected intent.
   With ``confirms`` set it checks one slot heard once ("Sevens?" after "Ana, which rank?"): "yes"
   acts, "no" asks for the slot again without the value denied, and another value ("no, sixes") is
-  checked in its turn ("Sixes?"): a value heard once is never acted on.
+  acted on when the hearings together read it surely (``evidence``: an earlier hearing was unsure
+  between the value denied and this one), else checked in its turn ("Sixes?"): a value heard once
+  is never acted on.
 * ``slot`` — one part of a sentence was not sure ("Ana, which rank?", "Sevens from whom?",
   "Sorry, how many?"): the slot's value alone fills it; after two misses the two likeliest values
   are offered ("Sixes or sevens?").
