@@ -6,7 +6,9 @@ ink shapes (dark or coloured, darker than the pale paper round them) that come i
 glyph over a smaller suit pip of the same ink, close below it. The pair gives the card's upright
 direction (from the glyph to the pip) and its scale (the glyph's height), so a card-sized quad can
 be hung on the index for the reader to read at that one corner: the reader, not the finder, says
-whether it is a card. Nothing here looks at the table's colour or brightness.
+whether it is a card. Nothing here looks at the table's colour or brightness. Where ink runs together at about
+ten pixels a glyph (a court card's pip into its picture's frame), the shapes that come apart at a deeper contrast
+are taken too (``DEEP_INK``), as MSER takes the nested regions of two thresholds.
 """
 
 from __future__ import annotations
