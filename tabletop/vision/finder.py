@@ -317,7 +317,7 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
         return [], []
     h, w = frame.shape[:2]
     scale = min(1.0, _WORK_SIZE / max(h, w))
-    small = _work_image(frame, (int(w * scale), int(h * scale))) if scale < 1 else frame
+    small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
     mask = paper_mask(small)
     edges = _edge_mask(small)
     frame_area = float(mask.shape[0] * mask.shape[1])
@@ -364,22 +364,6 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),
                                tuple(int(round(v / scale)) for v in c.shown), c.under, c.confirm) for c in partial]
     return quads, corners
-
-
-WORK_LINEAR = 0.75
-"""A frame up to 1/WORK_LINEAR times twice the work size (1280x720 for 512 pixels wide) is shrunk to twice the work
-size by bilinear interpolation (every output pixel still draws on the input pixels nearest it), then halved by
-averaging 2x2 blocks: a third of the time of averaging areas by an uneven ratio at once (1280x720 to 512x288: 1.0
-against 2.3-3.1 ms on one core), and within a grey level or two of it."""
-
-
-def _work_image(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """``frame`` shrunk to ``size`` (width, height), averaging areas."""
-    height, width = frame.shape[:2]
-    double = (2 * size[0], 2 * size[1])
-    if WORK_LINEAR * width <= double[0] < width:
-        frame = cv2.resize(frame, double, interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
 
 
 SIZE_LADDER = 1.2  # step between the card sizes tried at a corner when nothing gives the card's size
