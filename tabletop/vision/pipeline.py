@@ -418,6 +418,7 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
 
     Worked out at most ``SHOWN_DETAIL`` pixels to the card's short side (a 24 MP photo's card is 1300 wide, and
     opening its region by a quarter of that cost 70 ms a card)."""
+    others = [o for o in others if not _lies_over(cand, o)]
     factor = min(1.0, SHOWN_DETAIL / max(1.0, cand.short_side))
     if factor < 1.0:
         small = replace(cand, corners=(cand.corners * factor).astype(np.float32),
@@ -427,6 +428,13 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
                                    (max(1, int(shape[0] * factor)), max(1, int(shape[1] * factor))))
         return int(bx / factor), int(by / factor), int(math.ceil(bw / factor)), int(math.ceil(bh / factor))
     return _shown_at(cand, others, quads, shape)
+
+
+def _lies_over(cand, other) -> bool:
+    """True if ``cand`` lies over ``other``: its index corner (which shows) lies on ``other``, and ``other``'s does
+    not lie on it. A card under it hides none of it (in a fan each card's index lies on the one under it; taking the
+    card under for one over left a sliver, and the whole card's box was given, centred on the card over it)."""
+    return _on(cand.corners[0], other) and not _on(other.corners[0], cand)
 
 
 def _shown_at(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int, int]:
