@@ -11,7 +11,8 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import SIZE_LADDER, CardQuad, find_cards_and_corners, warp_card
+from tabletop.vision.finder import (SIZE_LADDER, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, find_cards_and_corners,
+                                   warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
@@ -174,12 +175,14 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     for reading, cand in read:
         centre = cand.corners.mean(axis=0)
         if any((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
-                and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand))))
-               or _same_index(cand, other)
+                and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand)
+                                                   and _turned_apart(cand, other))))
+               or (_same_index(cand, other) and not _other_ink(reading, cand, seen, other))
                or (_same_card(seen, reading) and (_on(cand.corners[0], other) or _on(other.corners[0], cand)))
                for seen, other in kept):
             # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
-            # other), or at another size; two cards of a tight fan have close centres but read apart
+            # other, the two turned half round), or at another size; two cards of a tight fan have close centres and
+            # each one's index on the other, but lie the same way round and read apart (bidly deals)
             continue
         kept.append((reading, cand))
     return kept
@@ -396,6 +399,41 @@ def _next_size(a, b) -> bool:
     """True if ``b`` is ``a`` hung on the same corner one step of the finder's ladder of sizes larger or smaller."""
     ratio = max(a.short_side, b.short_side) / max(1e-6, min(a.short_side, b.short_side))
     return SIZE_LADDER / 1.1 < ratio < SIZE_LADDER * 1.1 and _same_corner(a, b)
+
+
+GLYPHS_APART = 0.8
+"""Two lone index reads whose rank glyphs lie this many glyph heights apart in the frame are two indices."""
+
+
+def _glyph_in_frame(reading, cand) -> tuple[np.ndarray, float] | None:
+    """Where the rank glyph of ``cand``'s index (read alone, in its corner crop) lies in the frame, and its height."""
+    if reading.glyph is None or reading.corners_read != 1:
+        return None
+    x, y, w, h = reading.glyph
+    m = VIEW_MARGIN
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    to_view = cv2.getPerspectiveTransform(cand.corners.astype(np.float32), target)
+    points = np.array([[[x + w / 2, y], [x + w / 2, y + h]]], np.float32)
+    top, bottom = cv2.perspectiveTransform(points, np.linalg.inv(to_view))[0]
+    return (top + bottom) / 2, float(np.linalg.norm(bottom - top))
+
+
+def _other_ink(reading, cand, seen, other) -> bool:
+    """True if two lone index reads hung on nearly one corner, the same way round, read other cards from other ink:
+    their rank glyphs lie apart in the frame. In a tight fan the indices lie a fifth of a card apart or less, and
+    each is its own card (bidly deals); one card read twice names one card, and is not let through here."""
+    if _same_card(seen, reading) or _turned_apart(cand, other):
+        return False
+    a, b = _glyph_in_frame(reading, cand), _glyph_in_frame(seen, other)
+    if a is None or b is None:
+        return False
+    return float(np.linalg.norm(a[0] - b[0])) > GLYPHS_APART * max(a[1], b[1])
+
+
+def _turned_apart(a, b) -> bool:
+    """True if two card hypotheses lie more than a quarter turn apart (one card hung on both its index corners)."""
+    u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
+    return float(u @ v) < 0
 
 
 def _two_agree(reading) -> bool:
