@@ -276,7 +276,8 @@ def _run(tasks: list[tuple], jobs: int) -> dict[str, np.ndarray]:
         parts = [_chunk_job(t) for t in tasks]
     if "x" in parts[0]:  # verifier samples
         x = [v for part in parts for v in part["x"]]
-        return {"x": np.array(x, np.float32).reshape(len(x), -1), "y": np.array([v for p in parts for v in p["y"]], np.int64)}
+        return {"x": np.array(x, np.float32).reshape(len(x), -1), "y": np.array([v for p in parts for v in p["y"]], np.int64),
+                "p": np.array([v for p in parts for v in p["p"]], np.float32)}
     merged = {key: [v for part in parts for v in part[key]] for key in ("rank_x", "rank_y", "suit_x", "suit_y")}
     return {
         "rank_x": np.array(merged["rank_x"], np.float32).reshape(len(merged["rank_y"]), -1),
@@ -333,13 +334,17 @@ def build_verifier(out: Path, seed: int, scenes_count: int, jobs: int, say=print
     p = verifier.probabilities(check["x"])[:, 1] if len(check["y"]) else np.zeros(0)
     from tabletop.vision.reader import LONE_VERIFIED
 
-    passed = p >= LONE_VERIFIED
+    sure_rank = check["p"] >= 0.8  # worth verifying (``reader._WORTH_VERIFYING``)
     checks = {"verifier_corners": int(len(check["y"])), "verifier_right": int(check["y"].sum()),
-              "verifier_passed_right": int((passed & (check["y"] == 1)).sum()),
-              "verifier_passed_wrong": int((passed & (check["y"] == 0)).sum())}
-    say(f"  check on {scenes_count // 4} new composites (seed {seed + 1000}): of {checks['verifier_right']} indices read "
-        f"right {checks['verifier_passed_right']} pass, of {len(check['y']) - checks['verifier_right']} other corners "
-        f"{checks['verifier_passed_wrong']} pass")
+              "verifier_at": LONE_VERIFIED}
+    for at in sorted({0.8, 0.9, 0.95, LONE_VERIFIED}):
+        passed = (p >= at) & sure_rank
+        checks[f"passed_right_at_{at}"] = int((passed & (check["y"] == 1)).sum())
+        checks[f"passed_wrong_at_{at}"] = int((passed & (check["y"] == 0)).sum())
+    say(f"  check on {scenes_count // 4} new composites (seed {seed + 1000}): {checks['verifier_right']} indices read "
+        f"right, {len(check['y']) - checks['verifier_right']} other corners; passing (rank read at 0.8 or more) at "
+        + ", ".join(f"{at}: {checks[f'passed_right_at_{at}']} right, {checks[f'passed_wrong_at_{at}']} wrong"
+                    for at in sorted({0.8, 0.9, 0.95, LONE_VERIFIED})))
     verifier.save(out / VERIFIER_FILE)
     manifest_path = out / MANIFEST_FILE
     manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"name": "cards", "sha256": {}}

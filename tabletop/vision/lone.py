@@ -70,37 +70,42 @@ CROP = (0.27, 0.36)
 """The share of a card hypothesis's width and height that the reader's corner crop holds (``glyphs``)."""
 
 
-def _read_right(corners: np.ndarray, placed, rank: str, suit: str | None = None) -> bool:
+def _read_right(corners: np.ndarray, placed, rank: str) -> bool:
     """True if the corner crop the reader takes of the hypothesis ``corners`` (index corner first) holds the middle
-    of an index that shows, of a card of ``rank`` (and ``suit``, if given), the card lying the same way up
-    (``ORIENTED``)."""
+    of an index of a card of ``rank`` that no card laid later covers, the card lying the same way up (``ORIENTED``).
+    Whether the scene calls that index legible is not asked: the crop shows what it shows."""
     origin = corners[0].astype(np.float64)
     basis = np.stack([corners[1] - origin, corners[3] - origin], axis=1).astype(np.float64)
     if abs(np.linalg.det(basis)) < 1e-6:
         return False
-    for p in placed:
-        if p.card.rank.symbol != rank or (suit is not None and p.card.suit.value != suit):
+    for n, p in enumerate(placed):
+        if p.card.rank.symbol != rank:
             continue
-        for k, shows in enumerate(p.index_shows):
+        for k in range(2):
             q = np.roll(p.quad, -2 * k, axis=0).astype(np.float64)
             middle = q[0] + INDEX_MIDDLE[0] * (q[1] - q[0]) + INDEX_MIDDLE[1] * (q[3] - q[0])
             s, t = np.linalg.solve(basis, middle - origin)
             u, v = corners[1] - corners[0], q[1] - q[0]
-            if (shows and 0 <= s <= CROP[0] and 0 <= t <= CROP[1]
-                    and float(u @ v) > ORIENTED * float(np.linalg.norm(u) * np.linalg.norm(v))):
+            if not (-0.03 <= s <= CROP[0] + 0.03 and -0.03 <= t <= CROP[1] + 0.03):
+                continue
+            if float(u @ v) <= ORIENTED * float(np.linalg.norm(u) * np.linalg.norm(v)):
+                continue
+            point = (float(middle[0]), float(middle[1]))
+            if not any(cv2.pointPolygonTest(later.quad.astype(np.float32), point, False) >= 0 for later in placed[n + 1:]):
                 return True
     return False
 
 
-def hypothesis_samples(image: np.ndarray, placed, hypotheses: list, reader) -> tuple[list[np.ndarray], list[int]]:
+def hypothesis_samples(image: np.ndarray, placed, hypotheses: list, reader,
+                       ) -> tuple[list[np.ndarray], list[int], list[float]]:
     """Verifier samples from one composite: every index corner of every hypothesis the pipeline read
     (``see(..., trace=[])``; a whole card's two, a corner hypothesis's one) whose crop reads as a rank with a suit
-    pip under it, labelled 1 where it is a card's index read with its rank, else 0. The suit is not asked: a suit
+    pip under it, labelled 1 where it is a card's index read with its rank, else 0; and the rank's probability. The suit is not asked: a suit
     misread looks like any index (the suit reader's own confidence says how sure it is), and a book counts ranks."""
     from tabletop.vision.finder import CardQuad, warp_card
     from tabletop.vision.glyphs import FIRST_INDEX_VIEW, first_corner
 
-    features, labels = [], []
+    features, labels, top = [], [], []
     done: set[bytes] = set()
     for hypothesis in hypotheses:
         hung = [hypothesis.corners] if hypothesis.kind == "corner" else [hypothesis.corners,
@@ -116,7 +121,8 @@ def hypothesis_samples(image: np.ndarray, placed, hypotheses: list, reader) -> t
             rank = reader.rank_model.classes[int(np.argmax(read.rank))]
             features.append(index_features(read.image, read.glyphs, read.rank, read.suit))
             labels.append(int(_read_right(corners, placed, rank)))
-    return features, labels
+            top.append(float(read.rank.max()))
+    return features, labels, top
 
 
 VERIFIER_LAYOUTS = ("scattered", "touching", "overlapping", "fanned", "fanned", "book_fan", "book_pile", "book_pile",
@@ -142,7 +148,7 @@ def verifier_samples(seed_sequence: np.random.SeedSequence, count: int, model_fo
     reader = Reader(Mlp.load(folder / RANK_FILE), Mlp.load(folder / SUIT_FILE), None)
     rng = np.random.default_rng(seed_sequence)
     pool = [c for c in Card.deck() if c not in scenes.HELD_OUT_FACES]
-    out: dict[str, list] = {"x": [], "y": []}
+    out: dict[str, list] = {"x": [], "y": [], "p": []}
     for _ in range(count):
         layout = VERIFIER_LAYOUTS[int(rng.integers(len(VERIFIER_LAYOUTS)))]
         options: dict = {"split": "train", "layout": layout, "camera": ("webcam", "hd", "fullhd")[int(rng.integers(3))]}
@@ -160,7 +166,8 @@ def verifier_samples(seed_sequence: np.random.SeedSequence, count: int, model_fo
         c = scenes.compose(int(rng.integers(2**62)), **options)
         trace: list = []
         see(c.image, reader, trace)
-        x, y = hypothesis_samples(c.image, c.cards, trace, reader)
+        x, y, top = hypothesis_samples(c.image, c.cards, trace, reader)
         out["x"] += x
         out["y"] += y
+        out["p"] += top
     return out

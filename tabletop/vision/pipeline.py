@@ -174,15 +174,16 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     kept: list = []
     for reading, cand in read:
         centre = cand.corners.mean(axis=0)
-        if any((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
-                and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand)
-                                                   and _turned_apart(cand, other))))
-               or (_same_index(cand, other) and not _other_ink(reading, cand, seen, other))
-               or (_same_card(seen, reading) and (_on(cand.corners[0], other) or _on(other.corners[0], cand)))
+        if any(not _other_ink(reading, cand, seen, other)
+               and ((np.linalg.norm(centre - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side, other.short_side)
+                     and (seen.rank is reading.rank or (_on(cand.corners[0], other) and _on(other.corners[0], cand))))
+                    or _same_index(cand, other)
+                    or (_same_card(seen, reading) and (_on(cand.corners[0], other) or _on(other.corners[0], cand))))
                for seen, other in kept):
             # the same card hypothesised from its other corner (it reads the same, or each index corner lies on the
-            # other, the two turned half round), or at another size; two cards of a tight fan have close centres and
-            # each one's index on the other, but lie the same way round and read apart (bidly deals)
+            # other), or at another size; two cards of a tight fan have close centres but read apart. Two lone
+            # indices read from ink apart in the frame, the cards lying the same way round, are two cards whatever
+            # they read (a book laid as a fan or a slid pile: four of a rank, their indices a fifth of a card apart)
             continue
         kept.append((reading, cand))
     return kept
@@ -282,12 +283,15 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
 
 
 def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
-    """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, else None: the far
-    index first (the card turned half round), the first again only where the far one names a rank."""
+    """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, and its suit where it names
+    one, else None: the far index first (the card turned half round), the first again only where the far one
+    names a rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
+    card's, of the same rank, lies where a larger size looks for it.)"""
     far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
                                            lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW))
-    if far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both):
-        return both, corners
+    if (far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both)
+            and (first.suit is None or far.suit is first.suit)):
+        return replace(both, glyph=None), corners  # its glyph is the far index's, in the card turned half round
     return None
 
 
@@ -402,12 +406,12 @@ def _next_size(a, b) -> bool:
 
 
 GLYPHS_APART = 0.8
-"""Two lone index reads whose rank glyphs lie this many glyph heights apart in the frame are two indices."""
+"""Two index reads whose rank glyphs lie this many glyph heights apart in the frame are two indices."""
 
 
 def _glyph_in_frame(reading, cand) -> tuple[np.ndarray, float] | None:
-    """Where the rank glyph of ``cand``'s index (read alone, in its corner crop) lies in the frame, and its height."""
-    if reading.glyph is None or reading.corners_read != 1:
+    """Where the rank glyph of ``cand``'s index (in its corner crop) lies in the frame, and its height."""
+    if reading.glyph is None:
         return None
     x, y, w, h = reading.glyph
     m = VIEW_MARGIN
@@ -419,7 +423,7 @@ def _glyph_in_frame(reading, cand) -> tuple[np.ndarray, float] | None:
 
 
 def _other_ink(reading, cand, seen, other) -> bool:
-    """True if two lone index reads hung on nearly one corner, the same way round, read other cards from other ink:
+    """True if two index reads hung on nearly one corner, the same way round, read other cards from other ink:
     their rank glyphs lie apart in the frame. In a tight fan the indices lie a fifth of a card apart or less, and
     each is its own card (bidly deals); one card read twice names one card, and is not let through here."""
     if _same_card(seen, reading) or _turned_apart(cand, other):
