@@ -351,12 +351,13 @@ def _margin_end(image: np.ndarray, origin: np.ndarray, inward: np.ndarray, along
 
 
 def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
-    """Cards seen only by an index found from its ink, less one naming a card (rank and suit) already read surer
-    elsewhere in the frame: a family's deck holds each card once, and the other index of a card in a fan, hung
-    at a size guessed from its glyph, can fall outside the first's quad (bidly deals: 3 cards read twice)."""
+    """Cards seen at one index corner, less one naming a card (rank and suit) already read surer elsewhere in the
+    frame: a family's deck holds each card once, and the other index of a card in a fan, hung at a size guessed from
+    its glyph, can fall outside the first's quad (bidly deals: 3 cards read twice), and a king of a tight fan misread
+    as the queen of its suit names the queen twice."""
     kept: list[tuple] = []
     for reading, cand in sorted(hidden, key=lambda rc: -rc[0].confidence):
-        if cand.by_index and any(_same_card(other, reading) for other in whole + [r for r, _ in kept]):
+        if any(_same_card(other, reading) for other in whole + [r for r, _ in kept]):
             continue
         kept.append((reading, cand))
     return kept
