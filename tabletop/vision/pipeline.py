@@ -410,8 +410,9 @@ GLYPHS_APART = 0.8
 """Two index reads whose rank glyphs lie this many glyph heights apart in the frame are two indices."""
 
 
-def _glyph_in_frame(reading, cand) -> tuple[np.ndarray, float] | None:
-    """Where the rank glyph of ``cand``'s index (in its corner crop) lies in the frame, and its height."""
+def _glyph_in_frame(reading, cand, far: bool = False) -> tuple[np.ndarray, float] | None:
+    """Where the rank glyph of ``cand``'s index (in its corner crop) lies in the frame, and its height; ``far``: where
+    the same glyph of its other index lies (a card's two indices are printed half a turn apart)."""
     if reading.glyph is None:
         return None
     x, y, w, h = reading.glyph
@@ -419,20 +420,26 @@ def _glyph_in_frame(reading, cand) -> tuple[np.ndarray, float] | None:
     target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
     to_view = cv2.getPerspectiveTransform(cand.corners.astype(np.float32), target)
     points = np.array([[[x + w / 2, y], [x + w / 2, y + h]]], np.float32)
+    if far:
+        points = np.array([VIEW_W - 1, VIEW_H - 1], np.float32) - points
     top, bottom = cv2.perspectiveTransform(points, np.linalg.inv(to_view))[0]
     return (top + bottom) / 2, float(np.linalg.norm(bottom - top))
 
 
 def _other_ink(reading, cand, seen, other) -> bool:
-    """True if two index reads hung on nearly one corner, the same way round, read other cards from other ink:
-    their rank glyphs lie apart in the frame. In a tight fan the indices lie a fifth of a card apart or less, and
-    each is its own card (bidly deals); one card read twice names one card, and is not let through here."""
-    if _same_card(seen, reading) or _turned_apart(cand, other):
+    """True if two index reads hung on nearly one card read other cards from other ink: their rank glyphs lie apart
+    in the frame, and where the two lie half a turn apart, neither glyph lies where the other's card has its other
+    index. In a tight fan or a slid pile the indices lie a fifth of a card apart or less, and each is its own card
+    (bidly deals; books laid so); one card read twice names one card, and is not let through here."""
+    if _same_card(seen, reading):
         return False
     a, b = _glyph_in_frame(reading, cand), _glyph_in_frame(seen, other)
     if a is None or b is None:
         return False
-    return float(np.linalg.norm(a[0] - b[0])) > GLYPHS_APART * max(a[1], b[1])
+    pairs = [(a, b)]
+    if _turned_apart(cand, other):
+        pairs += [(a, _glyph_in_frame(seen, other, far=True)), (b, _glyph_in_frame(reading, cand, far=True))]
+    return all(float(np.linalg.norm(p[0] - q[0])) > GLYPHS_APART * max(p[1], q[1]) for p, q in pairs)
 
 
 def _turned_apart(a, b) -> bool:
