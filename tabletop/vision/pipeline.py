@@ -82,7 +82,8 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     detections = [Detection(r.rank, r.suit, q.box, r.confidence)
                   for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
     solid = [q for i, q in enumerate(quads) if i not in replaced]
-    others = [c for _, c in hidden]
+    others = [c for r, c in hidden if r.suit is not None]  # a read naming no suit (no pip under its rank: a doubtful
+    # card, hung any way round) hides no card it lies on (a "2" hung sideways across a fan took a six's whole strip)
     detections += [Detection(r.rank, r.suit, _shown(c, [o for o in others if o is not c], solid, image.shape), r.confidence)
                    for r, c in hidden]
     detections.sort(key=lambda d: (d.box[1] // max(1, d.box[3]), d.box[0]))
@@ -468,7 +469,7 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
 
     Worked out at most ``SHOWN_DETAIL`` pixels to the card's short side (a 24 MP photo's card is 1300 wide, and
     opening its region by a quarter of that cost 70 ms a card)."""
-    others = [o for o in others if not _lies_over(cand, o)]
+    others = [_as_large(o, cand) for o in others if not _lies_over(cand, o)]
     factor = min(1.0, SHOWN_DETAIL / max(1.0, cand.short_side))
     if factor < 1.0:
         small = replace(cand, corners=(cand.corners * factor).astype(np.float32),
@@ -478,6 +479,22 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
                                    (max(1, int(shape[0] * factor)), max(1, int(shape[1] * factor))))
         return int(bx / factor), int(by / factor), int(math.ceil(bw / factor)), int(math.ceil(bh / factor))
     return _shown_at(cand, others, quads, shape)
+
+
+def _as_large(other, cand):
+    """``other`` hung on its index corner at least as large as ``cand``: one deck's cards are one size, and a card
+    hung smaller than it is (a size guessed from its glyph, or a misfit) covers all the card it lies on from its
+    index onwards, not only the small quad hung (a jack hung at half its size over an eight: the eight's whole box
+    was given, centred on the jack). As hung where grown it would cover ``cand``'s own index, which is in view."""
+    grow = cand.short_side / max(1e-6, other.short_side)
+    if grow <= 1.0:
+        return other
+    origin = other.corners[0]
+    grown = ((other.corners - origin) * grow + origin).astype(np.float32)
+    inward = cand.corners[0] + 0.12 * (cand.corners[1] - cand.corners[0]) + 0.12 * (cand.corners[3] - cand.corners[0])
+    if cv2.pointPolygonTest(grown, (float(inward[0]), float(inward[1])), False) >= 0:
+        return other
+    return replace(other, corners=grown)
 
 
 def _lies_over(cand, other) -> bool:
