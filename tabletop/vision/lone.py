@@ -1,15 +1,19 @@
 """Tell a card's lone index from a fleck: the verifier that lets a card seen at one index corner be read surely.
 
 A fanned card or one in a slid pile shows one index only, so its two indices cannot agree; the rank read at that
-one corner is believed at most ``reader._ONE_CORNER_PENALTY`` of its probability, never enough for a book. The
+one corner was believed at most ``reader._ONE_CORNER_PENALTY`` of its probability, never enough for a book. The
 verifier looks at the whole corner the reader read, not only its rank glyph: a rank glyph *and* a suit pip under
 it, each of a size and place an index has against the other and against the card's edge and its plain margin,
 the paper round them, and how the rank and suit readers answered. It is a small perceptron (``mlp``) that says
 how likely the reading is right, trained on the hypotheses the pipeline itself reads in composited photos of the
-*training* faces on the *training* tables (``tabletop.vision.build``): an index read right is a positive;
-everything else the pipeline hangs a card on and reads as a rank with a suit is a negative (wood grain, cloth
-prints, a card's middle or court picture, its other corners, things on the table, a card's index read as another
-rank). Never the held-out faces or tables, Edje or bidly.
+*training* faces (and rendered ones in the training fonts) on the *training* tables (``tabletop.vision.build``):
+an index read with its rank is a positive; everything else the pipeline hangs a card on and reads as a rank over
+a pip is a negative (wood grain, cloth prints, a card's middle or court picture, its other corners, things on the
+table, a card's index read as another rank). Never the held-out faces or tables, Edje or bidly.
+
+The reader (``reader.Reader._combine``) lifts a lone corner's cap only when all of these hold: the rank reads at
+0.8 or more, the suit at ``LONE_SUIT_SURE``, the rank glyph stands taller than its pip (``LONE_PIP_TO_RANK``), and
+the verifier says ``LONE_VERIFIED``. A book still needs most of a few live frames to agree (``books``).
 """
 
 from __future__ import annotations
