@@ -345,7 +345,7 @@ def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> t
     far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
                                            lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW))
     if (far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both)
-            and (first.suit is None or far.suit is first.suit)):
+            and not _suits_apart(first, far, both)):
         return replace(both, glyph=None), corners  # its glyph is the far index's, in the card turned half round
     return None
 
@@ -412,7 +412,8 @@ def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
     as the queen of its suit names the queen twice."""
     kept: list[tuple] = []
     for reading, cand in sorted(hidden, key=lambda rc: -rc[0].confidence):
-        if any(_same_card(other, reading) for other in whole + [r for r, _ in kept]):
+        if any(_same_card(other, reading) and other.confidence >= reading.confidence
+               for other in whole + [r for r, _ in kept]):
             continue
         kept.append((reading, cand))
     return kept
@@ -495,6 +496,16 @@ def _other_ink(reading, cand, seen, other) -> bool:
     if _turned_apart(cand, other):
         pairs += [(a, _glyph_in_frame(seen, other, far=True)), (b, _glyph_in_frame(reading, cand, far=True))]
     return all(float(np.linalg.norm(p[0] - q[0])) > GLYPHS_APART * max(p[1], q[1]) for p, q in pairs)
+
+
+def _suits_apart(first, far, both) -> bool:
+    """True if a card's far index names another suit than its first, or pulls the suit they name together below
+    sure (``both`` names none where ``first`` did): not the same card's other index (a slid pile's top card's far
+    index, of the same rank, lies where a larger size of a card under it looks for its own). A far index whose pip is
+    not read is no contradiction (a row of cards on a dark table)."""
+    if first.suit is None:
+        return False
+    return (far.suit is not None and far.suit is not first.suit) or both.suit is None
 
 
 def _turned_apart(a, b) -> bool:
