@@ -406,13 +406,13 @@ def _margin_end(image: np.ndarray, origin: np.ndarray, inward: np.ndarray, along
 
 
 def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
-    """Cards seen at one index corner, less one naming a card (rank and suit) already read surer elsewhere in the
-    frame: a family's deck holds each card once, and the other index of a card in a fan, hung at a size guessed from
+    """Cards seen at one index corner, less one naming a card (rank and suit) already read as surely elsewhere in
+    the frame (or read at all, for an index found by its ink alone): a family's deck holds each card once, and the other index of a card in a fan, hung at a size guessed from
     its glyph, can fall outside the first's quad (bidly deals: 3 cards read twice), and a king of a tight fan misread
     as the queen of its suit names the queen twice."""
     kept: list[tuple] = []
     for reading, cand in sorted(hidden, key=lambda rc: -rc[0].confidence):
-        if any(_same_card(other, reading) and other.confidence >= reading.confidence
+        if any(_same_card(other, reading) and (cand.by_index or other.confidence >= reading.confidence)
                for other in whole + [r for r, _ in kept]):
             continue
         kept.append((reading, cand))

@@ -28,7 +28,7 @@ doubtful fit (two cards of a fan taken for one). Raising a lone corner's probabi
 0.90) let books in a row confirm from one corner each, but read flecks beside a rendered card surely (a 17-pixel
 blob as the five of clubs at p = 0.96, as sure as the true corners): two indices that agree stay the only sure
 reading unless the index verifier (``lone``) tells the lone corner from a fleck: see ``LONE_VERIFIED``."""
-LONE_VERIFIED = 0.9
+LONE_VERIFIED = 0.95
 """A card read at one index corner, rank glyph over suit pip, is believed as much as its rank reads (not capped)
 when the index verifier (``lone``, built from the pipeline's own hypotheses on the training composites) gives the
 reading at least this probability of being right."""
