@@ -45,9 +45,10 @@ def test_a_lone_index_never_built_from_reads_surely_and_never_surely_wrong() -> 
     assert sure >= LONE_SURE * read, (sure, read)
 
 
-LONE_SURE = 0.65
-"""Floor for lone indices of held-out faces read surely at their true corners: 71 of 87 when written, none wrong;
-0 of 87 without the verifier (a lone corner capped at 0.8 of its probability)."""
+LONE_SURE = 0.5
+"""Floor for lone indices of held-out faces read surely at their true corners: 52 of 87 when written (71 with the
+verifier's bar at 0.9 instead of 0.95), none wrong; 0 of 87 without the verifier (a lone corner capped at 0.8 of its
+probability)."""
 
 
 def test_places_with_no_index_are_never_read_surely() -> None:
