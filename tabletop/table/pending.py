@@ -12,7 +12,9 @@ Kinds of question:
   "yes" acts on it, "no" drops it, a corrected slot ("no, sixes") acts on the corrected intent.
   With ``confirms`` set it checks one slot heard once ("Sevens?" after "Ana, which rank?"): "yes"
   acts, "no" asks for the slot again without the value denied, and another value ("no, sixes") is
-  checked in its turn ("Sixes?"): a value heard once is never acted on.
+  acted on when the hearings together read it surely (``evidence``: an earlier hearing was unsure
+  between the value denied and this one), else checked in its turn ("Sixes?"): a value heard once
+  is never acted on.
 * ``slot`` — one part of a sentence was not sure ("Ana, which rank?", "Sevens from whom?",
   "Sorry, how many?"): the slot's value alone fills it; after two misses the two likeliest values
   are offered ("Sixes or sevens?").
@@ -60,6 +62,9 @@ class Pending:
     :ivar likely: the slot's likeliest values, likeliest first (offered after two misses).
     :ivar misses: answers so far that did not fill it.
     :ivar confirms: for a ``confirm`` that checks one slot of ``intent`` ("Sevens?"), that slot.
+    :ivar evidence: for a check of one slot, what the hearings so far read for it: each value with
+        its score summed over the hearings (see ``Table._evidence``); values a hearing never read
+        (merely confusable with one it read) are not in it.
     """
 
     kind: str
@@ -72,6 +77,7 @@ class Pending:
     likely: tuple[str, ...] = ()
     misses: int = 0
     confirms: str | None = None
+    evidence: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -29,6 +29,7 @@ confirmed before it is acted on. Typed text is acted on: it is deliberate, and a
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from dataclasses import dataclass, field, replace
@@ -227,7 +228,7 @@ class Table:
                 isinstance(intent, Answer) and intent.count is not None:
             # A count not heard surely is checked with a yes/no ("Two?") rather than asked again
             self._pending = None
-            return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
+            return [self._check(pending, intent, _merge(pending.likely, heard.likely), base, heard=heard)]
         if pending is not None and pending.kind == "count" and isinstance(intent, (Yes, No)) and \
                 transcript.engine != "text":
             # A heard "yes" or "no" at "How many?" answers nothing (a real "three" was heard as
@@ -240,7 +241,7 @@ class Table:
         self._pending = None
         sure = heard.act or transcript.engine == "text"
         if pending.confirms is not None:
-            checked = self._check_slot(pending, intent, base)
+            checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:
                 return checked
         if pending.kind in ("confirm", "slot"):
@@ -260,7 +261,7 @@ class Table:
                         # than a rank word: real rank words heard alone were wrong 6% of the time
                         # even when both decoders agreed with the highest confidence. What earlier
                         # hearings read stays likelier than the ranks merely confusable with this one.
-                        return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
+                        return [self._check(pending, intent, _merge(pending.likely, heard.likely), base, heard=heard)]
                     if pending.slot == "rank" and len(likely) >= 2:
                         # A rank heard but not sure: offer the two likeliest now ("Threes or eights?")
                         # about the likeliest reading, which is now what was heard
@@ -271,7 +272,7 @@ class Table:
                         _same_but(intent, pending.intent, pending.slot):
                     # The slot's value, not heard surely (the answer to "Sevens or tens?"): checked
                     # with a yes/no about the slot alone ("Tens?"), heard with a grammar of just that
-                    return [self._check(pending, intent, _merge(pending.likely, heard.likely), base)]
+                    return [self._check(pending, intent, _merge(pending.likely, heard.likely), base, heard=heard)]
                 return self._answer(intent, transcript, heard, base)
             if pending.kind == "slot" and isinstance(intent, Yes):
                 self._pending = again = pending.missed()
@@ -315,18 +316,21 @@ class Table:
         return self._answer(intent, transcript, heard, base)
 
     def _check(self, pending: Pending, intent: Intent, likely: tuple[str, ...], base: dict[str, Any],
-               again: bool = False) -> Reply:
-        """Ask "Sevens?" about the slot of ``intent`` that ``pending`` was waiting for."""
+               again: bool = False, heard: Understanding | None = None) -> Reply:
+        """Ask "Sevens?" about the slot of ``intent`` that ``pending`` was waiting for; what ``heard``
+        read for the slot is added to the evidence the question keeps."""
         slot = pending.confirms or pending.slot
         assert slot is not None
         value = _slot_json(intent, slot)
+        evidence = _add(pending.evidence, _evidence(heard, slot) if heard is not None else ())
         check = Pending("confirm", sentences.check_slot(slot, value, again), "yes_no", intent=intent, text=pending.text,
                         choices=pending.choices, likely=_merge((value,), likely), misses=pending.misses,
-                        confirms=slot)
+                        confirms=slot, evidence=evidence)
         self._pending = check
         return self._question(check.question, base, intent, "confirm", check)
 
-    def _check_slot(self, pending: Pending, intent: Intent, base: dict[str, Any]) -> list[Reply] | None:
+    def _check_slot(self, pending: Pending, intent: Intent, heard: Understanding,
+                    base: dict[str, Any]) -> list[Reply] | None:
         """The answer to "Sevens?", a check of one slot heard once; None when it is about something else."""
         slot = pending.confirms
         assert slot is not None and pending.intent is not None
@@ -342,7 +346,7 @@ class Table:
                 sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
             ask = Pending("slot", question, slot,
                           intent=pending.intent, text=pending.text, choices=choices, likely=likely,
-                          misses=pending.misses)
+                          misses=pending.misses, evidence=pending.evidence)
             ask = replace(ask.missed(), likely=likely)
             self._pending = ask
             return [self._question(sentences.together([sentences.OKAY, ask.question]), base, intent, "slot", ask)]
@@ -353,11 +357,19 @@ class Table:
             # "Sevens" again to "Sevens?": a misheard "sixes" sounds the same, so it is not a yes
             if pending.misses + 1 >= OFFER_AFTER:
                 return [self._reply(sentences.SAY_IT_AGAIN, base, intent, "ok")]
-            return [self._check(replace(pending, misses=pending.misses + 1), intent, pending.likely, base, again=True)]
-        # "No, tens": the corrected rank is heard once too, so it is checked in its turn ("Tens?"). Acting
-        # on it when it was already likely was tried: espeak-ng's "no tens" was heard as "no twos"
-        # (twos likely only as a rank confusable with sixes) and acted on.
-        return [self._check(replace(pending, misses=pending.misses + 1), intent, pending.likely, base)]
+            return [self._check(replace(pending, misses=pending.misses + 1), intent, pending.likely, base, again=True,
+                                heard=heard)]
+        # "No, tens" (or "tens") to "Sevens?": the speaker denied the value checked and said another.
+        # The corrected value is acted on when the hearings together read it surely (see
+        # _corrected_surely): the earlier hearing read it too, and no other value still in play
+        # comes near it. Otherwise it is heard once, and checked in its turn ("Tens?"). Acting on it
+        # whenever it was merely likely was tried: espeak-ng's "no tens" was heard as "no twos" (twos
+        # likely only as a rank confusable with sixes) and acted on.
+        now = _evidence(heard, slot)
+        allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
+        if _corrected_surely(value, pending.evidence, now, allowed):
+            return self._rule(intent, pending.text, base)
+        return [self._check(replace(pending, misses=pending.misses + 1), intent, pending.likely, base, heard=heard)]
 
     def _asker(self, intent: Intent | None) -> str | None:
         settled = self.game.settled()
@@ -537,6 +549,56 @@ _YES_FIRST = [[w] for w in ("yes", "yeah", "yep", "yup", "sure", "correct", "rig
 
 def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(first + then))
+
+
+Evidence = tuple[tuple[str, float], ...]
+
+CORRECTION_RATIO = 3.0
+"""A corrected value is acted on when its evidence summed over the hearings is at least this many
+times that of any other value still in play (see :func:`_corrected_surely`)."""
+
+RUNNER_UP_RATIO = 2.0
+"""... and when the earlier hearings were unsure between two values, the one denied and this one:
+among the values still in play they read it at least this many times better than the next. Real
+Speech Commands "six"es were heard as "king" then "eight" (eight the first hearing's second reading,
+three close behind it): without this, one more sure reading of the eight would have been acted on."""
+
+
+def _evidence(heard: Understanding, slot: str) -> Evidence:
+    """What one hearing read for ``slot``: each value with the score of its best reading (the
+    likelihood ``exp(-cost)`` the language layer gave it), best first. Values read only as
+    confusable with a reading (the ranks a recogniser confuses, not ones it heard) are left out."""
+    best: dict[str, float] = {}
+    for scored in heard.candidates:
+        if scored.note == "confusable" or not hasattr(scored.intent, slot) or getattr(scored.intent, slot) is None:
+            continue
+        value = _slot_json(scored.intent, slot)
+        best[value] = max(best.get(value, 0.0), math.exp(-scored.cost))
+    return tuple(sorted(best.items(), key=lambda kv: -kv[1]))
+
+
+def _add(a: Evidence, b: Evidence) -> Evidence:
+    """Evidence summed over hearings (the hearings are independent looks at one intended value)."""
+    total = dict(a)
+    for value, score in b:
+        total[value] = total.get(value, 0.0) + score
+    return tuple(sorted(total.items(), key=lambda kv: -kv[1]))
+
+
+def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tuple[str, ...]) -> bool:
+    """Whether ``value``, said to correct a check ("No, tens" to "Sevens?"), is sure from the
+    hearings together: the earlier hearings were unsure between the value denied and this one (they
+    read it, not merely as a confusable value, ``RUNNER_UP_RATIO`` times above any other value
+    still in play), this hearing read it best, and summed over the hearings it stands
+    ``CORRECTION_RATIO`` times above every other value still in play (the value denied is not)."""
+    earlier = {v: s for v, s in before if v in allowed}
+    if earlier.get(value, 0.0) <= 0.0 or not now or now[0][0] != value:
+        return False
+    if earlier[value] < RUNNER_UP_RATIO * max((s for v, s in earlier.items() if v != value), default=0.0):
+        return False
+    total = {v: s for v, s in _add(before, now) if v in allowed}
+    rival = max((s for v, s in total.items() if v != value), default=0.0)
+    return total[value] >= CORRECTION_RATIO * rival
 
 
 def _slot_json(intent: Intent, slot: str) -> str:

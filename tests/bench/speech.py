@@ -308,10 +308,15 @@ class _Person:
     * asked a yes/no question ("Sevens?", "Go fish?"): "yes" when it is about what they meant,
       else "no": their own "yes"/"no" recording where the set has one, otherwise another speaker's
       (same half). FSDD has no "yes" or "no": its speaker's answers are Speech Commands speakers'.
+    * asked to check one value that is not what they meant ("Tens?" when they said "six"), with
+      ``correct="no-word"`` (the default) they say "No, six": that "no" joined to another
+      recording of their word (as :meth:`again`), as people correct a wrong guess; with
+      ``correct="word"`` the word alone; with ``correct="no"`` a bare "no".
     """
 
-    def __init__(self, half: str, repeat: str = "same") -> None:
+    def __init__(self, half: str, repeat: str = "same", correct: str = "no-word") -> None:
         self.repeat = repeat
+        self.correct = correct
         self.clips: dict[tuple[str, str, str], list[Path]] = {}
         for folder, row in _real_rows(None):
             if half != "all" and _half_of(folder.name, row) != half:
@@ -344,12 +349,22 @@ class _Person:
         return (pool[seed % len(pool)], "other") if pool else (None, "none")
 
 
-def _clip(path: Path, seed: int):
-    return _padded(read_wav(path), seed)
+def _clip(path: Path | tuple[Path, ...], seed: int):
+    """A recording as a microphone hears it; several recordings are said one after another."""
+    if isinstance(path, Path):
+        return _padded(read_wav(path), seed)
+    import numpy as np
+
+    from tabletop.speech.audio import SAMPLE_RATE, Utterance
+
+    gap = np.zeros(int(0.12 * SAMPLE_RATE), dtype=np.int16)
+    parts = [_trimmed(read_wav(p)).samples for p in path]
+    joined = np.concatenate([x for part in parts for x in (part, gap)][:-1])
+    return _padded(Utterance(joined, source="joined"), seed)
 
 
 def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsphinx", verbose: bool = False,
-                          half: str = "all", repeat: str = "same", repairs: int = 1):
+                          half: str = "all", repeat: str = "same", repairs: int = 1, correct: str = "no-word"):
     """Real voices heard where they are said, through the table itself: each clip is heard by a
     new table brought to the clip's phase (answers after "Ben, do you have any sevens?", counts
     after "yes" -> "How many?", rank words after an ask heard with its rank unsure (jacks or
@@ -364,7 +379,7 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
     if not SPEECH_DEV.is_dir():
         print(f"  real recordings: skipped ({SPEECH_DEV} not found)")
         return {}
-    person = _Person(half, repeat)
+    person = _Person(half, repeat, correct)
     sets: dict[str, dict[str, int]] = {}
     examples: list[str] = []
     how: dict[str, int] = {}
@@ -390,10 +405,19 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
             kind = "missed"
             for n in range(repairs):
                 pending = table.pending
+                if verbose and pending is not None and pending.evidence:
+                    trail += f" evidence {' '.join(f'{v}:{e:.2f}' for v, e in pending.evidence)}"
                 if pending is not None and pending.expects == "yes_no":
                     about = pending.intent.to_json() if pending.intent is not None else None
                     said = "yes" if about is not None and expected(about) else "no"
                     again, found = person.yes_no(src, row["speaker"], said, k + n)
+                    if said == "no" and pending.confirms is not None and person.correct != "no":
+                        # "Tens?" when they said "six": "No, six."
+                        word_again, found_word = person.again(src, row["speaker"], word, path, n)
+                        if person.correct == "word" or again is None:
+                            said, again, found = word, word_again, found_word
+                        else:
+                            said, again, found = f"no {word}", (again, word_again), f"{found}+{found_word}"
                 else:
                     said = word
                     again, found = person.again(src, row["speaker"], word, path, n)
@@ -414,9 +438,9 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
         if kind == "wrong" and len(examples) < 12:
             examples.append(f"    WRONG {name:24s} {phase:6s} {word!r} {trail}")
         if verbose:
-            print(f"    {kind:8s} {name:24s} {phase:6s} {word!r} {trail}")
-    print(f"  real voices in context, {half} speakers, Speech Commands repeats: {repeat} "
-          f"(right / within one repair / wrong / missed):")
+            print(f"    {kind:8s} {name:24s} {phase:6s} {word!r} {trail} [{_half_of(src, row)} half]")
+    print(f"  real voices in context, {half} speakers, Speech Commands repeats: {repeat}, a wrong check "
+          f"answered: {correct} (right / within one repair / wrong / missed):")
     total = {"n": 0, "right": 0, "repaired": 0, "repaired2": 0, "wrong": 0, "missed": 0, "asked": 0}
     for name in sorted(sets):
         t = sets[name]
@@ -535,6 +559,7 @@ def bench_game(recogniser, n: int) -> None:
     context (its narrower grammar) and understood in it, as tabletop.table does."""
     contexts = game_contexts()
     per_snr = {snr: [0, 0] for snr in SNRS}
+    missed_by: dict[str, int] = {}
     ceiling = total = 0
     for c, context in enumerate(contexts):
         sents = sample_sentences(PLAYERS, max(1, n // len(contexts)), seed=2026 + c, context=context)
@@ -545,10 +570,18 @@ def bench_game(recogniser, n: int) -> None:
             voice = BENCH_VOICES[(i // len(SNRS) + c) % len(BENCH_VOICES)]
             u = synth.realistic(text, voice=voice, speed=SPEEDS[(i // 7) % len(SPEEDS)], snr_db=snr, seed=5000 + 100 * c + i)
             heard = recogniser.hear(u, context)
-            per_snr[snr][0] += intent_json(heard, context) == intent.to_json()
+            ok = intent_json(heard, context) == intent.to_json()
+            per_snr[snr][0] += ok
             per_snr[snr][1] += 1
+            if not ok:  # which check of the recogniser turned it away, if any
+                trace = getattr(recogniser, "last_trace", None) or {}
+                why = trace.get("dropped") or ("kept, asked about" if trace.get("rescued") or trace.get("capped")
+                                               else "kept, misread or unsure")
+                missed_by[why] = missed_by.get(why, 0) + 1
     for snr, (ok, tot) in per_snr.items():
         print(f"  game path, exact intent {('clean' if snr is None else f'{snr} dB'):>6s}: {pct(ok, tot)}")
+    if missed_by:
+        print(f"  game path, not exact: {', '.join(f'{k} {v}' for k, v in sorted(missed_by.items()))}")
     print(f"  game path ceiling (the true sentence as the transcript): {pct(ceiling, total)}")
 
 
@@ -583,6 +616,9 @@ def main() -> int:
     parser.add_argument("--repeat", choices=("same", "other"), default="same",
                         help="Speech Commands has one recording of a word per speaker: a repeat is that "
                              "recording again (same) or another speaker's (other)")
+    parser.add_argument("--correct", choices=("no-word", "word", "no"), default="no-word",
+                        help='how the speaker answers a check of a value they did not mean ("Tens?" after '
+                             '"six"): "no, six" (no-word), "six" (word) or a bare "no"')
     parser.add_argument("--game-n", type=int, default=240, help="commands said in their game phase (0: skip)")
     args = parser.parse_args()
     if args.quick:
@@ -602,7 +638,7 @@ def main() -> int:
             continue
         if not args.no_real:
             bench_real_in_context(recogniser, args.real_limit, engine, verbose=args.verbose, half=args.half,
-                                  repeat=args.repeat, repairs=args.repairs)
+                                  repeat=args.repeat, repairs=args.repairs, correct=args.correct)
             if args.enrollment and engine == "pocketsphinx":
                 bench_enrollment(args.quick)
             if args.context_only:

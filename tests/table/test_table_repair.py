@@ -102,3 +102,56 @@ def test_a_heard_no_at_how_many_asks_again() -> None:
     again = table.hear(heard("nope"))[-1]
     assert again.text == "Sorry, how many?" and again.event["expects"] == "count" and table.game.public() == before
     assert table.hear(heard("three"))[-1].text.startswith("Ben gives Ana three sevens.")
+
+
+def readings(*texts: tuple[str, float]) -> Transcript:
+    """A hearing with its n-best list, best first."""
+    return Transcript(texts[0][0], texts[0][1], tuple(Alternative(t, c) for t, c in texts), engine="pocketsphinx")
+
+
+def test_a_correction_both_hearings_read_is_acted_on() -> None:
+    """ "Sixes?" (threes among the first hearing's readings) - "no, threes": two hearings read
+    threes and the speaker denied sixes, so the ask is made; evidence is summed over the hearings."""
+    table = asked_for_the_rank()
+    check = table.hear(readings(("sixes", 0.9), ("threes", 0.54)))[-1]
+    assert check.text == "Sixes?" and dict(table.pending.evidence).keys() == {"6", "3"}
+    assert table.hear(heard("no threes", 0.95))[-1].text == "Ana asks Ben for threes."
+
+
+def test_a_correction_the_first_hearing_did_not_read_is_checked() -> None:
+    table = asked_for_the_rank()
+    table.hear(readings(("sixes", 0.9),))
+    before = table.game.public()
+    again = table.hear(heard("no threes", 0.95))[-1]
+    assert again.text == "Threes?" and table.game.public() == before
+    # and this second hearing of threes is evidence for the next answer
+    assert dict(table.pending.evidence)["3"] > 0.8
+    assert table.hear(heard("yes"))[-1].text == "Ana asks Ben for threes."
+
+
+def test_a_rank_merely_confusable_with_the_first_hearing_is_no_evidence() -> None:
+    """espeak-ng's "no tens" was heard as "no twos", and twos is confusable with sixes: checked."""
+    table = asked_for_the_rank()
+    table.hear(readings(("sixes", 0.9),))
+    assert "2" in table.pending.likely and "2" not in dict(table.pending.evidence)
+    assert table.hear(heard("no twos", 0.95))[-1].text == "Twos?"
+
+
+def test_a_correction_with_a_near_rival_is_checked() -> None:
+    """The two hearings back threes, but the second also read fours nearly as well: checked."""
+    table = asked_for_the_rank()
+    table.hear(readings(("sixes", 0.9), ("fours", 0.6), ("threes", 0.54)))
+    before = table.game.public()
+    again = table.hear(readings(("no threes", 0.7), ("no fours", 0.65)))[-1]
+    assert again.text == "Threes?" and table.game.public() == before
+
+
+def test_a_correction_the_first_hearing_read_no_better_than_another_is_checked() -> None:
+    """Real "six"es heard as "king" (eights, then threes close behind, among its readings) were heard
+    as "no eight" when the speaker said "no, six": the first hearing read eights no better than
+    threes, so the eights are checked, not acted on."""
+    table = asked_for_the_rank()
+    table.hear(readings(("kings", 0.96), ("eights", 0.58), ("threes", 0.48)))
+    before = table.game.public()
+    again = table.hear(heard("no eights", 0.97))[-1]
+    assert again.text == "Eights?" and table.game.public() == before
