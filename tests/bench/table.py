@@ -562,6 +562,8 @@ def _cause(why: str) -> str:
     if why.startswith("state differs"):
         m = re.search(r"differ \(program, truth\): \{'(\w+)'", why)
         return f"state differs ({m.group(1) if m else '?'})"
+    if "the program ended" in why:
+        return "the program ended (a misheard stop, or stopped from outside)"
     if why.startswith("derailed: a mishearing did"):
         return "a mishearing stopped or restarted the game"
     if why.startswith("derailed"):
