@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("TABLETOP_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -49,11 +50,13 @@ def portaudio_loads() -> bool:
 
 class ClosedLoop:
     """``tabletop play --audio - --json`` driven as a script drives it: one WAV path (or an empty
-    line, a moment of quiet) per line on standard input; ``send`` returns the events it caused,
-    up to the ``listening`` line that follows each. Use as a context manager: leaving it closes
-    standard input, waits for the program and checks that it exited 0."""
+    line, a moment of quiet; or ``type: SENTENCE``, a typed sentence) per line on standard input;
+    ``send`` returns the events it caused, up to the ``listening`` line that follows each, or up to
+    the program's end (a game stopped: ``ended`` is then True). Use as a context manager: leaving it
+    closes standard input, waits for the program and checks that it exited 0. Standard error is
+    read as it comes (a long game must never block on a full pipe); ``stderr`` holds its tail."""
 
-    def __init__(self, players: tuple[str, ...], journal: Path, *extra: str) -> None:
+    def __init__(self, players: tuple[str, ...] | list[str], journal: Path, *extra: str) -> None:
         import queue
         import subprocess
         import threading
@@ -61,24 +64,49 @@ class ClosedLoop:
         self.proc = subprocess.Popen(tabletop_command() + ["play", "--audio", "-", "--json", "--players", *players,
                                                            "--journal", str(journal), *extra],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True)
-        self._lines: queue.Queue[str] = queue.Queue()
-        assert self.proc.stdout is not None
-        threading.Thread(target=lambda: [self._lines.put(x) for x in self.proc.stdout], daemon=True).start()
+                                     text=True, cwd=ROOT)  # this checkout's tabletop, wherever it is run from
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.ended = False
+        self._stderr: list[str] = []
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+
+        def read(stream: Any, put: Any) -> None:
+            for line in stream:
+                put(line)
+            put(None)
+
+        threading.Thread(target=read, args=(self.proc.stdout, self._lines.put), daemon=True).start()
+        threading.Thread(target=read, args=(self.proc.stderr, self._keep), daemon=True).start()
+
+    def _keep(self, line: str | None) -> None:
+        if line is not None:
+            self._stderr.append(line)
+            del self._stderr[:-200]
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self._stderr)
 
     def until_listening(self, timeout: float = 120) -> list[dict]:
-        """The events printed up to the next ``listening`` line."""
+        """The events printed up to the next ``listening`` line (or the program's end)."""
         import json
 
-        out = []
-        while True:
-            event = json.loads(self._lines.get(timeout=timeout))
+        out: list[dict] = []
+        while not self.ended:
+            line = self._lines.get(timeout=timeout)
+            if line is None:
+                self.ended = True
+                break
+            event = json.loads(line)
             if event["event"] == "listening":
                 return out
             out.append(event)
+        return out
 
     def send(self, line: str) -> list[dict]:
         assert self.proc.stdin is not None
+        if self.ended:
+            return []
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
         return self.until_listening()
@@ -87,8 +115,15 @@ class ClosedLoop:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.close(check=exc[0] is None)
+
+    def close(self, check: bool = True) -> None:
+        """Close standard input and wait for the program (checking that it exited 0)."""
         assert self.proc.stdin is not None
-        self.proc.stdin.close()
+        try:
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
         self.proc.wait(timeout=120)
-        if exc[0] is None:
-            assert self.proc.returncode == 0, self.proc.stderr.read()[-2000:] if self.proc.stderr else ""
+        if check:
+            assert self.proc.returncode == 0, self.stderr[-2000:]

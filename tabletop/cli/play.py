@@ -23,6 +23,7 @@ from tabletop.table import Reply, Table
 
 QUIET_SECONDS = 1.0  # a moment of quiet settles the open exchange: live, after the end of speech
 TYPED_QUIET_SECONDS = 1.0  # typed: about a second with no new line
+TYPED = "type:"  # in the closed loop (--audio -), a line that is a typed sentence, not a WAV path
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -41,7 +42,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     source.add_argument("--audio", nargs="+", metavar="FILE.wav",
                         help="recorded utterances, played in order; '-' reads one WAV path a line from standard input "
                         "and, after each, prints the events it caused and then a listening event (an empty line: a "
-                        "moment of quiet, which settles the open exchange)")
+                        "moment of quiet, which settles the open exchange; a line 'type: SENTENCE': a sentence typed "
+                        "instead of said)")
     p.add_argument("--journal", metavar="PATH", help="the game's journal (default: a new file in the data folder)")
     p.add_argument("--resume", metavar="PATH", help="continue the game a journal holds")
     p.add_argument("--json", action="store_true", help="print one JSON object per event")
@@ -340,7 +342,8 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output, utterances:
     and after each prints what it caused and then ``{"event": "listening"}`` (the closed loop a
     script drives: it answers tabletop's questions as a player would). There an empty line is a
     moment of quiet at the table, as the live loop hears one: the open exchange is settled and
-    announced ("Ben's turn."), then ``listening`` again."""
+    announced ("Ben's turn."), then ``listening`` again; a line ``type: SENTENCE`` is a sentence
+    typed instead of said (a player who gave up saying it), ruled on as ``--text`` rules on it."""
     from tabletop.speech.audio import read_wav
 
     recogniser = _recogniser(args, table)
@@ -354,6 +357,12 @@ def _play_audio(table: Table, args: argparse.Namespace, out: Output, utterances:
             if closed_loop and not table.stopped:
                 out.show(table.idle())  # a moment of quiet
                 out.listening()
+            continue
+        if closed_loop and path.startswith(TYPED):
+            out.show(table.hear_text(path[len(TYPED):].strip()))
+            if table.stopped:
+                break
+            out.listening()
             continue
         try:
             utterance = next(ready) if ready is not None else read_wav(path)

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -133,7 +134,7 @@ def speak(text: str, voice: str = "en-us", speed: int = 160, pitch: int | None =
     y = _resample(samples, rate, SAMPLE_RATE)
     out = np.clip(np.round(y), -32768, 32767).astype(np.int16)
     if cached is not None:
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp.npy")
+        tmp = cached.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp.npy")  # one writer a thread
         np.save(tmp, out)
         os.replace(tmp, cached)
     return Utterance(out, source=f"espeak-ng:{voice}")

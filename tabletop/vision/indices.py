@@ -85,11 +85,11 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         skipped = np.zeros(level.shape[:2], np.uint8)
         for quad in skip:
             cv2.fillConvexPoly(skipped, np.rint(np.asarray(quad) * scale).astype(np.int32), 1)
-        for corners, shown in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale)):
+        for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale)):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
-                                       by_index=True))
+                                       by_index=True, by_parts=in_parts))
         side //= 2
     return pair_indices(out) + out
 
@@ -155,7 +155,8 @@ def pair_indices(found: list[CornerCandidate]) -> list[CornerCandidate]:
         bottom_left = 0.5 * ((a[0] + along * down) + (b[0] + across * b_right))
         quad = np.array([a[0], top_right, b[0], bottom_left], np.float32)
         x, y, w, h = cv2.boundingRect(quad)
-        out.append(CornerCandidate(quad, (int(x), int(y), int(w), int(h)), by_index=True, paired=True))
+        out.append(CornerCandidate(quad, (int(x), int(y), int(w), int(h)), by_index=True, paired=True,
+                                   by_parts=found[i].by_parts or found[j].by_parts))
     return out
 
 
@@ -166,7 +167,7 @@ def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return across / max(short, 1e-6), along / max(float(np.linalg.norm(along)), 1e-6), short
 
 
-def _ink_mask(level: np.ndarray) -> np.ndarray:
+def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them."""
     lowest = cv2.min(cv2.min(level[:, :, 0], level[:, :, 1]), level[:, :, 2])
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_BACKGROUND_KERNEL, _BACKGROUND_KERNEL))
@@ -175,23 +176,78 @@ def _ink_mask(level: np.ndarray) -> np.ndarray:
     paper_high = cv2.morphologyEx(highest, cv2.MORPH_CLOSE, kernel)
     # both tests on whole numbers through lookup tables of the paper's level (the same pixels as in floating point,
     # a third of the time): depth > need exactly when depth > floor(need), spread < limit when spread < ceil(limit)
-    ink = cv2.compare(cv2.subtract(paper, lowest), cv2.LUT(paper, _NEED_FLOOR), cv2.CMP_GT)
+    depth = cv2.subtract(paper, lowest)
+    ink = cv2.compare(depth, cv2.LUT(paper, _NEED_FLOOR), cv2.CMP_GT)
     grey = cv2.compare(cv2.subtract(paper_high, paper), cv2.LUT(paper_high, _LIMIT_CEIL), cv2.CMP_LT)
-    return cv2.bitwise_and(ink, grey) // 255
+    deep = cv2.compare(depth, cv2.LUT(paper, _DEEP_FLOOR), cv2.CMP_GT)
+    return cv2.bitwise_and(ink, grey) // 255, cv2.bitwise_and(deep, grey) // 255
+
+
+DEEP_INK = 0.35
+"""Ink at least this share of the paper's level darker than it. At about ten pixels a glyph, a court card's suit
+pip runs into the frame of its picture, or into its rank glyph, across a pixel or two blurred half as dark as
+ink: at this deeper contrast they come apart (the two levels of MSER's nested regions, at two thresholds)."""
+PART_MIN_AREA = 6
+"""A shape that comes apart at the deeper contrast has at least two parts of this many pixels."""
+PARTS_MAX = 96
+"""At most this many parts a level, those of the smallest shapes first (time stays bounded: cork's specks are one
+web of ink at the ink contrast, and thousands of specks at the deeper one). Composites of the training tables
+have up to about 30."""
+
+
+def _parts_apart(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, deep: np.ndarray,
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The parts of ink shapes (``labels``) that come apart at the deeper contrast (``deep``, within the shapes):
+    the parts' labels, their stats and centres, only for parts whose shape splits into two or more (a shape that
+    stays whole is taken once)."""
+    count, parts, part_stats, part_centres = cv2.connectedComponentsWithStatsWithAlgorithm(deep, 8, cv2.CV_32S,
+                                                                                       cv2.CCL_BBDT)
+    if count < 3:
+        return None
+    big = np.flatnonzero(part_stats[1:, cv2.CC_STAT_AREA] >= PART_MIN_AREA) + 1
+    if len(big) < 2:
+        return None
+    # each part's shape: the label under the part's first pixel in raster order (its top row's leftmost), looked
+    # for along every part's top row at once
+    xs, ys, ws = (part_stats[big, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH))
+    starts = np.concatenate([[0], np.cumsum(ws)[:-1]])
+    along = np.arange(int(ws.sum())) - np.repeat(starts, ws)
+    row, col = np.repeat(ys, ws), np.repeat(xs, ws) + along
+    hits = np.flatnonzero(parts[row, col] == np.repeat(big, ws))
+    _, first = np.unique(np.searchsorted(starts, hits, side="right"), return_index=True)  # each part's first hit
+    parent = labels[row[hits[first]], col[hits[first]]]
+    split = np.bincount(parent, minlength=len(stats))[parent] >= 2
+    split &= parent > 0
+    if not split.any():
+        return None
+    keep = big[split]
+    if len(keep) > PARTS_MAX:  # a table's texture that is one web of ink at the ink contrast: its specks come last
+        keep = keep[np.argsort(stats[parent[split], cv2.CC_STAT_AREA], kind="stable")[:PARTS_MAX]]
+        keep.sort()
+    # the parts' labels renumbered 1.. in the order kept (others 0), so part i is row count + i - 1 of the stats
+    renumber = np.zeros(count, np.int32)
+    renumber[keep] = np.arange(1, len(keep) + 1)
+    return renumber[parts], part_stats[keep], part_centres[keep]
 
 
 _LEVELS = np.arange(256, dtype=np.float32)
 _NEED_FLOOR = np.floor(np.maximum(_INK_CONTRAST[0], _INK_CONTRAST[1] * _LEVELS)).astype(np.uint8)
+_DEEP_FLOOR = np.floor(np.maximum(_INK_CONTRAST[0], DEEP_INK * _LEVELS)).astype(np.uint8)
 _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 255).astype(np.uint8)
 
 
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float],
-                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
-    mask = _ink_mask(level)
+                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
+    """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
+    only in parts of its ink (``_parts_apart``)."""
+    mask, deep = _ink_mask(level)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
     # many specks (1024x576, 500 components: 1.1 against 3.4 ms)
     count, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    parts = _parts_apart(labels, stats, centres, deep)
+    if parts is not None:  # inks that come apart at a deeper contrast are shapes too, numbered after the others
+        stats, centres = np.vstack([stats, parts[1]]), np.vstack([centres, parts[2]])
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     size = np.maximum(w, h)
     fill = area / np.maximum(1, w * h)
@@ -217,7 +273,8 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         if k not in outlines:
             j = ids[k] + 1
             x0, y0, ww, hh = stats[j, :4]
-            shape = (labels[y0 : y0 + hh, x0 : x0 + ww] == j).astype(np.uint8)
+            source, label = (labels, j) if j < count else (parts[0], j - count + 1)  # type: ignore[index]
+            shape = (source[y0 : y0 + hh, x0 : x0 + ww] == label).astype(np.uint8)
             contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             outlines[k] = (np.concatenate(contours).reshape(-1, 2) + (x0, y0)).astype(np.float32)
         return outlines[k]
@@ -256,7 +313,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
             continue
         glyphs_used.update(digits)
         pips_used.add(p)
-        found.append(hung)
+        found.append((*hung, max(ids[digits + [p]]) + 1 >= count))
     return found
 
 

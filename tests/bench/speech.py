@@ -559,6 +559,7 @@ def bench_game(recogniser, n: int) -> None:
     context (its narrower grammar) and understood in it, as tabletop.table does."""
     contexts = game_contexts()
     per_snr = {snr: [0, 0] for snr in SNRS}
+    missed_by: dict[str, int] = {}
     ceiling = total = 0
     for c, context in enumerate(contexts):
         sents = sample_sentences(PLAYERS, max(1, n // len(contexts)), seed=2026 + c, context=context)
@@ -569,10 +570,18 @@ def bench_game(recogniser, n: int) -> None:
             voice = BENCH_VOICES[(i // len(SNRS) + c) % len(BENCH_VOICES)]
             u = synth.realistic(text, voice=voice, speed=SPEEDS[(i // 7) % len(SPEEDS)], snr_db=snr, seed=5000 + 100 * c + i)
             heard = recogniser.hear(u, context)
-            per_snr[snr][0] += intent_json(heard, context) == intent.to_json()
+            ok = intent_json(heard, context) == intent.to_json()
+            per_snr[snr][0] += ok
             per_snr[snr][1] += 1
+            if not ok:  # which check of the recogniser turned it away, if any
+                trace = getattr(recogniser, "last_trace", None) or {}
+                why = trace.get("dropped") or ("kept, asked about" if trace.get("rescued") or trace.get("capped")
+                                               else "kept, misread or unsure")
+                missed_by[why] = missed_by.get(why, 0) + 1
     for snr, (ok, tot) in per_snr.items():
         print(f"  game path, exact intent {('clean' if snr is None else f'{snr} dB'):>6s}: {pct(ok, tot)}")
+    if missed_by:
+        print(f"  game path, not exact: {', '.join(f'{k} {v}' for k, v in sorted(missed_by.items()))}")
     print(f"  game path ceiling (the true sentence as the transcript): {pct(ceiling, total)}")
 
 

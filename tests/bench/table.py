@@ -1,13 +1,15 @@
 """Table bench: whole games of Go Fish played out loud through the closed loop by a simulated table.
 
-    python tests/bench/table.py [--games 3] [--players 3] [--snrs clean 20 10] [--quick] [--verbose]
+    python tests/bench/table.py [--games 3] [--players 3] [--snrs clean 20 10] [--jobs 2] [--quick] [--verbose]
 
 A simulated table (``tests/referee/simtable.py``: a real shuffled deck, hidden hands, honest
-players making random legal moves) plays each game. Every sentence a player says is synthesised
-in that player's own voice (espeak-ng variants at different speeds), mixed with babble and table
-noise at the game's SNR, heard by the recogniser in the table's context, and handed to a real
-:class:`tabletop.table.Table` (through ``tableside``, the benches' thin adapter over its public
-API). The players answer tabletop's questions as people would:
+players making random legal moves) plays each game against the real program: one
+``python -m tabletop play --audio - --json`` per game (``tests/support.py`` ``ClosedLoop``). Every
+sentence a player says is synthesised in that player's own voice (espeak-ng variants at different
+speeds), mixed with babble and table noise at the game's SNR, written as a WAV file, and its path
+written to the program's standard input; the program hears it with its own recogniser in its own
+context and prints the events it caused, then ``{"event": "listening"}``. The players read those
+events and answer tabletop's questions as people would:
 
 * a question about what they meant ("Ben, sevens?") → "yes";
 * a question about something else → "no", then they say their sentence again (with a question
@@ -17,30 +19,38 @@ API). The players answer tabletop's questions as people would:
 * tabletop acting on something they did not mean (a wrong action) → "no, I said sevens" when one
   slot was wrong, else "scratch that" and the sentence again; a game stopped by a mishearing is lost.
 
-After every sentence the referee's public state is compared with the true table. Reported per
-noise level, each on its own: games that end in the true state (a game in which a player gave up
-after six tries and typed the sentence does not count), utterances per intended action, wrong
-actions (per utterance and per intended action), utterances per action by kind of action (ask,
-answer, go fish, lucky, book, query) and what the extra utterances were for (said again after
-"Sorry?", answering a question, repairing a wrong action).
+After every sentence the public state the program last printed is compared with the true table,
+and at the end the game's journal, read back, must give the same state. Reported per noise level
+and per voice, each on its own: games that end in the true state (a game in which a player gave up
+after six tries and typed the sentence, ``type: ...`` on the program's input, does not count),
+utterances per intended action, wrong actions (per utterance and per intended action), utterances
+per action by kind of action (ask, answer, go fish, lucky, book, query), what the extra utterances
+were for (said again after "Sorry?", answering a question, repairing a wrong action), and why each
+game that did not end in the true state did not.
 
 Size: a two-player game of pairs is about 100 intended actions and, with today's recogniser,
-200-250 utterances, about 0.6 s of CPU each (two decoders); run one process per noise level to use
-both cores (``--snrs clean``, ``--snrs 20``...). The voices are espeak-ng variants no other bench or
-tuning uses (``TABLE_VOICES``). Quiet at the table (the referee settling an exchange) is
-the table's ``idle()``, as the live loop calls it after a pause.
+150-250 utterances, about 0.6 s of CPU each in the program (its decoders). ``--jobs 2`` plays two
+games at once (use it only when both cores are free). Synthesised speech is cached on disk by
+text, voice and speed (``TABLETOP_SYNTH_CACHE``, default ``/tmp/tabletop-bench-synth``), so only
+decoding costs on a second run. The voices are espeak-ng variants no other bench or tuning uses
+(``TABLE_VOICES``). Quiet at the table (the referee settling an exchange) is an empty line, as the
+live loop settles after a pause.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import os
 import random
 import re
-import statistics
+import shutil
 import sys
+import tempfile
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+import json
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -49,12 +59,15 @@ REPO = HERE.parents[2]
 sys.path.insert(0, str(REPO))
 sys.path.insert(1, str(HERE.parent))
 sys.path.insert(2, str(REPO / "tests" / "referee"))
+sys.path.insert(3, str(REPO / "tests"))
 
 import simtable  # noqa: E402
 import tableside  # noqa: E402
+from support import ClosedLoop  # noqa: E402
 from tabletop.referee.referee import Ruling  # noqa: E402
 from tabletop.rules import Rules  # noqa: E402
 from tabletop.speech import synth  # noqa: E402
+from tabletop.speech.audio import write_wav  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cho", "Dev"]
 # Voices the speech bench's synthesised sets do not use (its BENCH_VOICES), so the two benches
@@ -62,6 +75,7 @@ NAMES = ["Ana", "Ben", "Cho", "Dev"]
 TABLE_VOICES = ("en-us+m2", "en+f3", "en-gb+m4", "en-us+f5", "en+m6", "en-us+f1")
 TABLE_SPEEDS = (135, 155, 175, 190)
 MAX_TRIES = 6          # utterances spent on one intended action before the player gives up
+TRANSCRIPTS = Path(tempfile.gettempdir()) / "table-bench-transcripts"  # one file a game: LEVEL-SEED.txt
 SAME = {"no": "go_fish", "yes": "answer"}  # "no" to an ask is a go fish; "yes" is an answer with no count
 
 
@@ -86,18 +100,59 @@ class Tally:
     gave_up: int = 0
     gave_ups: list[str] = field(default_factory=list)
     spoken_true_end: int = 0
-    cpu: float = 0.0
+    cpu: float = 0.0          # the bench's own CPU (synthesis, mixing)
+    program_cpu: float = 0.0  # the program's CPU (decoding, ruling), from the operating system
     wrongs: list[str] = field(default_factory=list)
     # per kind of intended action (ask, answer, go_fish, lucky, book, query...): [actions, utterances]
     kinds: dict[str, list[int]] = field(default_factory=dict)
     # what the extra utterances were: "unheard" (said again after "Sorry?"), "confirmed" (a yes/no or
     # the slot asked for), "repair" (putting a wrong action right)
     extra: dict[str, int] = field(default_factory=dict)
+    # per voice ("en+f3 155"): [intended actions, utterances, wrong actions, gave up]
+    voices: dict[str, list[int]] = field(default_factory=dict)
+    # why each game ended as it did: "true end", "gave up and typed", "lost: ...", "not over"
+    causes: Counter = field(default_factory=Counter)
 
     def count(self, kind: str, utterances: int) -> None:
         k = self.kinds.setdefault(kind, [0, 0])
         k[0] += 1
         k[1] += utterances
+
+    def voice(self, voice: str, actions: int = 0, utterances: int = 0, wrong: int = 0, gave_up: int = 0) -> None:
+        v = self.voices.setdefault(voice, [0, 0, 0, 0])
+        for i, n in enumerate((actions, utterances, wrong, gave_up)):
+            v[i] += n
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: dict(getattr(self, f.name)) if f.name == "causes" else getattr(self, f.name) for f in fields(self)}
+
+    def add(self, other: "Tally") -> None:
+        """Add another game's tally to this one."""
+        for name in ("games", "true_end", "actions", "utterances", "wrong", "questions", "repeats", "gave_up",
+                     "spoken_true_end", "cpu", "program_cpu"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("derailed", "gave_ups", "wrongs"):
+            getattr(self, name).extend(getattr(other, name))
+        for kind, (n, u) in other.kinds.items():
+            k = self.kinds.setdefault(kind, [0, 0])
+            k[0] += n
+            k[1] += u
+        for why, n in other.extra.items():
+            self.extra[why] = self.extra.get(why, 0) + n
+        for voice, counts in other.voices.items():
+            self.voice(voice, *counts)
+        self.causes.update(other.causes)
+
+
+def _outcome(replies: list[Any]) -> tableside.Outcome:
+    """What the program did with one utterance; a question answered ("Ben has three cards.") is acted on
+    too, though it changes nothing (``tableside.outcome`` counts only what changed the game)."""
+    out = tableside.outcome(replies)
+    if out.kind == "none":
+        answered = [r for r in replies if r.event.get("code") == "answer" and r.event.get("intent")]
+        if answered:
+            return tableside.Outcome("acted", answered[0].event["intent"], out.codes, out.say)
+    return out
 
 
 def _sentences(text: str) -> list[str]:
@@ -131,19 +186,41 @@ def matches(heard: dict[str, Any] | None, meant: dict[str, Any]) -> bool:
                if k != "type" and heard[k] is not None and meant[k] is not None)
 
 
+class Heard:
+    """One event the program printed, in the shape ``tableside`` reads (a reply's text and event)."""
+
+    def __init__(self, event: dict[str, Any]) -> None:
+        self.event = event
+        self.text = event.get("say") or ""
+
+
+class _SeenGame:
+    """What the simulated table may know of the program's game: the public state it last printed."""
+
+    def __init__(self, table: "SpokenTable") -> None:
+        self._table = table
+
+    @property
+    def state(self) -> Any:
+        # over once tabletop has said so ("Game over. ..."), as the players know it: the last
+        # book makes the public state over, and a moment of quiet then announces the winner
+        over = bool(self._table.state.get("over")) and any(s.startswith("Game over.") for s in self._table.said)
+        return type("Seen", (), {"over": over})()
+
+    def public(self) -> dict[str, Any]:
+        return self._table.state
+
+
 class SpokenTable(simtable.SimulatedTable):
-    """The simulated table, talking to a real Table through a recogniser instead of typing to the referee."""
+    """The simulated table, talking to the real program (``play --audio - --json``) out loud."""
 
     MAX_EVENTS = 400
 
-    def __init__(self, names: list[str], rules: Rules, seed: int, *, recogniser: Any, snr: float | None,
-                 tally: Tally, verbose: bool = False) -> None:
+    def __init__(self, names: list[str], rules: Rules, seed: int, *, program: tuple[str, ...], snr: float | None,
+                 tally: Tally, folder: Path, verbose: bool = False, typed: bool = False) -> None:
         super().__init__(names, rules, seed)
-        self.table = tableside.new_table(names, rules)
-        self.game = self.table.game
-        self.referee = self.table.referee
-        self.recogniser = recogniser
         self.snr = snr
+        self.typing = typed  # every sentence typed (``type: ...``), none said: the loop's own check, no decoding
         self.tally = tally
         self.verbose = verbose
         self.voices = {name: (TABLE_VOICES[(seed + i) % len(TABLE_VOICES)], TABLE_SPEEDS[(seed * 3 + i) % len(TABLE_SPEEDS)])
@@ -152,6 +229,33 @@ class SpokenTable(simtable.SimulatedTable):
         self.typed = False
         self.rephrased: set[str] = set()  # the other wordings already tried for the action being said
         self.rephrase_rng = random.Random(seed + 7)  # apart from the game's own dealing and choices
+        self.folder = folder
+        self.journal = folder / "game.jsonl"
+        self.loop = ClosedLoop(names, self.journal, *program)
+        start = self.loop.until_listening(timeout=300)
+        self.state: dict[str, Any] = {}
+        self._seen(start)
+        if not self.state:
+            raise RuntimeError(f"the program did not start a game: {start} {self.loop.stderr[-1000:]}")
+        self.game = _SeenGame(self)  # the program's game, as far as its printed events show it
+        self.referee = None
+
+    def _seen(self, events: list[dict[str, Any]]) -> list[Heard]:
+        for event in events:
+            if "state" in event:
+                self.state = event["state"]
+        return [Heard(e) for e in events]
+
+    def close(self) -> None:
+        self.loop.close(check=False)
+
+    def program_cpu(self) -> float:
+        """CPU seconds the program used (once it has ended), from /proc."""
+        try:
+            fields = Path(f"/proc/{self.loop.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return 0.0
 
     # ---- who says what ----
 
@@ -168,18 +272,45 @@ class SpokenTable(simtable.SimulatedTable):
             return t.names[ex.asker]
         return t.names[t.current]
 
+    def voice_name(self, speaker: str) -> str:
+        voice, speed = self.voices[speaker]
+        return f"{voice} {speed}"
+
+    def send(self, line: str) -> list[Heard]:
+        replies = self._seen(self.loop.send(line))
+        if self.loop.ended and not replies:
+            raise Derailed(f"the program ended: {self.loop.stderr[-500:]}")
+        return replies
+
     def utter(self, speaker: str, text: str, attempt: int = 0) -> tuple[tableside.Outcome, list[Any]]:
         voice, speed = self.voices[speaker]
         speed += (-12, 10, -22, 0, -30, 5)[attempt % 6] if attempt else 0  # said again, a little differently
         self.k += 1
-        u = synth.realistic(text, voice=voice, speed=speed, snr_db=self.snr, seed=self.seed * 1000 + self.k)
-        transcript, replies = tableside.hear(self.table, self.recogniser, u)
+        if self.typing:
+            replies = self.send(f"type: {text}")
+        else:
+            u = synth.realistic(text, voice=voice, speed=speed, snr_db=self.snr, seed=self.seed * 1000 + self.k)
+            path = write_wav(self.folder / f"{self.k:04d}.wav", u)
+            replies = self.send(str(path))
+            path.unlink()
         self.tally.utterances += 1
-        out = tableside.outcome(replies)
-        self.transcript.append(f"[{speaker}] {text!r} heard {transcript.text!r} -> {out.kind} {out.intent}: {out.say}")
+        self.tally.voice(self.voice_name(speaker), utterances=1)
+        heard = next((r.event.get("heard") for r in replies if "heard" in r.event), None)
+        out = _outcome(replies)
+        self.transcript.append(f"[{speaker}] {text!r} heard {heard!r} -> {out.kind} {out.intent}: {out.say}")
         if self.verbose:
-            print(f"      [{speaker}] {text!r} heard {transcript.text!r} -> {out.kind} {out.intent}: {out.say}")
+            print(f"      [{speaker}] {text!r} heard {heard!r} -> {out.kind} {out.intent}: {out.say}")
         return out, replies
+
+    def type_line(self, text: str) -> list[Heard]:
+        """A sentence typed instead of said (``type: ...``)."""
+        self.transcript.append(f"(typed) {text!r}")
+        return self.send(f"type: {text}")
+
+    def wrong(self, speaker: str, what: str) -> None:
+        self.tally.wrong += 1
+        self.tally.voice(self.voice_name(speaker), wrong=1)
+        self.tally.wrongs.append(f"{self.snr or 'clean'} [{self.voice_name(speaker)}]: {what}")
 
     # ---- the simulated table's one way of talking, now spoken ----
 
@@ -188,6 +319,7 @@ class SpokenTable(simtable.SimulatedTable):
         meant = intent.to_json()
         speaker = self.speaker_for(intent)
         self.tally.actions += 1
+        self.tally.voice(self.voice_name(speaker), actions=1)
         self.stats.events += 1
         kind = SAME.get(meant["type"], meant["type"])
         first = self.tally.utterances
@@ -202,23 +334,24 @@ class SpokenTable(simtable.SimulatedTable):
         unheard = 0
         why = ""
         self.rephrased = set()
-        for attempt in range(MAX_TRIES):
+        attempt = 0
+        # A player says one thing up to six times; a "yes" to a question about what they meant is
+        # always said (nobody types what a yes would do).
+        while attempt < MAX_TRIES or line == "yes":
             out, replies = self.utter(speaker, line, attempt)
             if attempt:
                 self.tally.extra[why] = self.tally.extra.get(why, 0) + 1
+            attempt += 1
             why = "unheard"  # what the next utterance is for, unless set below
             if out.kind == "acted" and matches(out.intent, meant):
                 # one utterance may act twice (a "yes" to "Ben, sevens?" heard as "yes one": the ask
                 # and an answer nobody gave): what was not meant is a wrong action too
                 for extra in tableside.acted_intents(replies)[1:]:
                     if extra is not None and not matches(extra, meant) and extra.get("type") != meant["type"]:
-                        self.tally.wrong += 1
-                        self.tally.wrongs.append(f"{self.snr or 'clean'}: meant {meant}, said {line!r}, "
-                                                 f"also acted on {extra}")
+                        self.wrong(speaker, f"meant {meant}, said {line!r}, also acted on {extra}")
                 return self._done(replies, text, compare)
             if out.kind == "acted":
-                self.tally.wrong += 1
-                self.tally.wrongs.append(f"{self.snr or 'clean'}: meant {meant}, said {line!r}, acted on {out.intent}")
+                self.wrong(speaker, f"meant {meant}, said {line!r}, acted on {out.intent}")
                 before = self.tally.utterances
                 fixed = self.repair(speaker, out, meant)
                 self.tally.extra["repair"] = self.tally.extra.get("repair", 0) + self.tally.utterances - before
@@ -250,11 +383,12 @@ class SpokenTable(simtable.SimulatedTable):
         # Nobody at a table says one thing more than six times: the player gives up and types it
         # (counted; a game with a typed sentence is not a spoken game ending in the true state).
         self.tally.gave_up += 1
+        self.tally.voice(self.voice_name(speaker), gave_up=1)
         self.typed = True
-        self.tally.gave_ups.append(f"{self.snr or 'clean'}: [{speaker}, {self.voices[speaker][0]}] {text!r}")
+        self.tally.gave_ups.append(f"{self.snr or 'clean'}: [{speaker}, {self.voice_name(speaker)}] {text!r}")
         if out is not None and out.kind == "asked":
-            self.table.hear_text("no")  # the question left open is answered first
-        return self._done(self.table.hear_text(text), text, compare)
+            self.type_line("no")  # the question left open is answered first
+        return self._done(self.type_line(text), text, compare)
 
     def rephrase(self, text: str, intent: Any, meant: dict[str, Any]) -> str:
         """Another wording of the same intended action (the same sentence when there is none)."""
@@ -267,8 +401,9 @@ class SpokenTable(simtable.SimulatedTable):
         for _ in range(8):
             if kind == "ask" and rank is not None and not meant.get("card"):
                 asker = t.names.index(meant["asker"]) if meant.get("asker") else t.current
+                # naming oneself or not: "Ana asks Ben for sevens" said again as "Ben, any sevens?"
                 options.append(self.voice_for(rng).ask(t.names, asker, t.names.index(meant["target"]), rank, None,
-                                                       bool(meant.get("asker"))))
+                                                       rng.random() < 0.3))
             elif kind == "answer" and meant.get("count") and ex is not None:
                 options.append(self.voice_for(rng).hit(int(meant["count"]), ex.rank))
             elif kind in ("go_fish", "no"):
@@ -277,7 +412,8 @@ class SpokenTable(simtable.SimulatedTable):
                 options.append(self.voice_for(rng).lucky(ex.rank))
             elif kind == "book" and rank is not None:
                 player = t.names.index(meant["player"]) if meant.get("player") else t.current
-                options.append(self.voice_for(rng).book(t.names, player, rank, bool(meant.get("player")), t.book_size))
+                # "book of queens" said again as "Ana has a book of queens", or the other way round
+                options.append(self.voice_for(rng).book(t.names, player, rank, rng.random() < 0.5, t.book_size))
         for other, other_intent in options:
             if other != text and matches(other_intent.to_json(), meant) and other not in self.rephrased:
                 self.rephrased.add(other)
@@ -314,7 +450,15 @@ class SpokenTable(simtable.SimulatedTable):
                 return True
             except GaveUp:
                 pass  # the correction is not understood (nothing changed): take it back instead, as people do
-        self._until(speaker, "scratch that", lambda i: i.get("type") == "undo")
+        try:
+            self._until(speaker, "scratch that", lambda i: i.get("type") == "undo")
+        except GaveUp:
+            # "scratch that" never understood: typed, as any sentence a player gives up saying
+            self.tally.gave_up += 1
+            self.tally.voice(self.voice_name(speaker), gave_up=1)
+            self.typed = True
+            self.tally.gave_ups.append(f"{self.snr or 'clean'}: [{speaker}, {self.voice_name(speaker)}] 'scratch that'")
+            self.type_line("scratch that")
         return False
 
     def _until(self, speaker: str, line: str, ok: Any) -> None:
@@ -323,7 +467,7 @@ class SpokenTable(simtable.SimulatedTable):
             if out.kind == "acted" and ok(out.intent or {}):
                 return
             if out.kind == "acted":
-                self.tally.wrong += 1
+                self.wrong(speaker, f"repairing with {line!r}, acted on {out.intent}")
                 raise Derailed(f"{line!r} acted on as {out.intent}")
             if out.kind == "asked":
                 out, _replies = self.utter(speaker, "yes" if ok(out.intent or {}) else "no")
@@ -333,42 +477,155 @@ class SpokenTable(simtable.SimulatedTable):
 
     def quiet(self) -> None:
         self.resettle()
-        replies = self.table.idle()
+        replies = self.send("")
         say = [s for r in replies for s in _sentences(r.text)]
         self.said.extend(say)
         self.transcript.append(f"(quiet) -> {' '.join(say)}")
         self.compare("(quiet)")
 
+    def compare(self, after: str) -> None:
+        """The public state the program last printed against the true table."""
+        self.compared += 1
+        got = simtable.public_subset(self.state)
+        want = self.truth.view(self.unseen)
+        if got != want:
+            diff = {k: (got.get(k), want[k]) for k in want if got.get(k) != want[k]}
+            self.fail(f"after {after!r}: program vs truth differ (program, truth): {diff}")
+        if self.truth.cards() != 52:
+            self.fail(f"simulator bug: truth accounts for {self.truth.cards()} cards")
 
-def play_games(recogniser: Any, snr: float | None, games: int, players: int, rules: Rules, seed0: int,
-               verbose: bool) -> Tally:
-    tally = Tally()
-    for g in range(games):
-        seed = seed0 + g
-        table = SpokenTable(NAMES[:players], rules, seed, recogniser=recogniser, snr=snr, tally=tally, verbose=verbose)
-        t0 = time.process_time()
-        tally.games += 1
+    def check_replay(self) -> None:
+        """The journal the program wrote, read back, gives the state it last printed."""
+        from tabletop.table import Table
+
+        copy = self.folder / "replayed.jsonl"
+        shutil.copyfile(self.journal, copy)
+        table = Table.resume(copy, durable=False, read_only=True)
         try:
-            table.play()
-            ok = table.truth.over and table.game.public()["over"]
-            if ok:
-                table.compare("the end")
-            tally.true_end += bool(ok)
-            tally.spoken_true_end += bool(ok) and not table.typed
-            if not ok:
-                tally.derailed.append(f"seed {seed}: not over after {table.stats.events} actions")
-        except (Derailed, simtable.Mismatch) as error:
-            first = str(error).splitlines()[0]
-            tally.derailed.append(f"seed {seed}: {first}")
-            if verbose:
-                print("\n".join(str(error).splitlines()[:30]))
+            if simtable.public_subset(table.game.public()) != simtable.public_subset(self.state):
+                self.fail("the journal read back gives another game than the program printed")
+        finally:
+            table.close()
+
+
+def play_game(seed: int, snr: float | None, players: int, rules: Rules, program: tuple[str, ...],
+              verbose: bool) -> tuple[Tally, str]:
+    """One game through the closed loop: its tally, and one line saying how it ended and why."""
+    tally = Tally(games=1)
+    folder = Path(tempfile.mkdtemp(prefix=f"table-bench-{seed}-", dir=os.environ.get("TMPDIR", "/tmp")))
+    t0 = time.process_time()
+    table = None
+    why = ""
+    try:
+        table = SpokenTable(NAMES[:players], rules, seed, program=program, snr=snr, tally=tally, folder=folder,
+                            verbose=verbose)
+        table.play()
+        ok = table.truth.over and bool(table.state.get("over"))
+        if ok:
+            table.compare("the end")
+            table.check_replay()
+            tally.true_end += 1
+            tally.spoken_true_end += not table.typed
+            why = "true end" if not table.typed else "true end, a sentence typed after six tries"
+        else:
+            why = f"not over after {table.stats.events} actions"
+            tally.derailed.append(f"seed {seed}: {why}")
+    except GaveUp as error:
+        why = f"gave up: {error}"
+        tally.derailed.append(f"seed {seed}: {why}")
+    except Derailed as error:
+        why = f"derailed: {str(error).splitlines()[0]}"
+        tally.derailed.append(f"seed {seed}: {why}")
+    except simtable.Mismatch as error:
+        why = f"state differs: {str(error).splitlines()[0]}"
+        tally.derailed.append(f"seed {seed}: {why}")
+        if verbose:
+            print("\n".join(str(error).splitlines()[:30]))
+    finally:
+        if table is not None:
+            tally.program_cpu += table.program_cpu()  # (read while the program still runs: its game is done)
+            table.close()
         tally.cpu += time.process_time() - t0
-        # one line a game, so a long run shows where it stands
-        level = "clean" if snr is None else f"{snr:g} dB"
-        print(f"    after game {g + 1}/{games} (seed {seed}, {level}): true end {tally.spoken_true_end}/{tally.games}, "
-              f"utterances {tally.utterances} for {tally.actions} actions, wrong {tally.wrong}, "
-              f"given up {tally.gave_up}, CPU {tally.cpu:.0f} s; by kind {_kinds(tally)}; extra {_extra(tally)}", flush=True)
-    return tally
+        shutil.rmtree(folder, ignore_errors=True)
+        if table is not None:  # every game's transcript, to read why it ended as it did
+            TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
+            level = "clean" if snr is None else f"{snr:g}dB"
+            (TRANSCRIPTS / f"{level}-{seed}.txt").write_text("\n".join(table.transcript + [why]) + "\n")
+            # and its tally, so games played by several runs (or machines) can be reported together (--report)
+            (TRANSCRIPTS / f"{level}-{seed}.json").write_text(json.dumps({"why": why, **tally.to_json()}))
+    tally.causes[_cause(why)] += 1
+    return tally, why
+
+
+def _cause(why: str) -> str:
+    """A game's ending, in a few words that group alike endings."""
+    if why.startswith("state differs"):
+        m = re.search(r"differ \(program, truth\): \{'(\w+)'", why)
+        return f"state differs ({m.group(1) if m else '?'})"
+    if why.startswith("derailed: a mishearing did"):
+        return "a mishearing stopped or restarted the game"
+    if why.startswith("derailed"):
+        return "a repair was acted on wrongly"
+    return re.sub(r"\d+", "N", why.split(":")[0])
+
+
+def run_levels(args: argparse.Namespace, rules: Rules, program: tuple[str, ...]) -> dict[str, Tally]:
+    """Every game of every noise level, ``args.jobs`` at once; a line per game as it ends."""
+    tallies = {level: Tally() for level in args.snrs}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(play_game, args.seed + g, None if level == "clean" else float(level), args.players,
+                               rules, program, args.verbose): (level, args.seed + g)
+                   for g in range(args.games) for level in args.snrs}  # seed by seed: a run cut short has every level
+        for future in concurrent.futures.as_completed(futures):
+            level, seed = futures[future]
+            tally, why = future.result()
+            tallies[level].add(tally)
+            voices = ", ".join(sorted(tally.voices))
+            print(f"    {level:>5s} seed {seed} ({voices}): {why}; {tally.utterances} utterances for {tally.actions} "
+                  f"actions, wrong {tally.wrong}, given up {tally.gave_up}, program CPU {tally.program_cpu:.0f} s",
+                  flush=True)
+    return tallies
+
+
+def saved(args: argparse.Namespace) -> dict[str, Tally]:
+    """The tallies of games already played (``--report``), by level: those of the seeds asked for."""
+    tallies = {level: Tally() for level in args.snrs}
+    for level in args.snrs:
+        name = "clean" if level == "clean" else f"{float(level):g}dB"
+        for seed in range(args.seed, args.seed + args.games):
+            path = TRANSCRIPTS / f"{name}-{seed}.json"
+            if not path.exists():
+                print(f"    {level:>5s} seed {seed}: not played yet")
+                continue
+            data = json.loads(path.read_text())
+            why = data.pop("why")
+            tally = Tally(**{k: v for k, v in data.items() if k != "causes"})
+            tally.causes = Counter(data["causes"])
+            tallies[level].add(tally)
+            print(f"    {level:>5s} seed {seed} ({', '.join(sorted(tally.voices))}): {why}; {tally.utterances} "
+                  f"utterances for {tally.actions} actions, wrong {tally.wrong}, given up {tally.gave_up}")
+    return tallies
+
+
+def report(level: str, tally: Tally) -> None:
+    per_action = tally.utterances / max(1, tally.actions)
+    print(f"  {level:>5s}: games ending in the true state {tally.spoken_true_end}/{tally.games} "
+          f"({tally.true_end} counting games where a player gave up and typed a sentence); "
+          f"utterances per intended action {per_action:.2f} ({tally.utterances}/{tally.actions}); "
+          f"wrong actions {tally.wrong} ({100.0 * tally.wrong / max(1, tally.utterances):.2f}% of utterances, "
+          f"{100.0 * tally.wrong / max(1, tally.actions):.2f}% of intended actions); "
+          f"questions {tally.questions}, repeats {tally.repeats}, given up (typed) {tally.gave_up}; "
+          f"CPU: program {tally.program_cpu:.0f} s, bench {tally.cpu:.0f} s")
+    print(f"         how games ended: {', '.join(f'{c} {n}' for c, n in tally.causes.most_common())}")
+    print(f"         utterances per action by kind (actions): {_kinds(tally)}")
+    print(f"         extra utterances: {_extra(tally)}")
+    print(f"         by voice (utterances per action, wrong, given up): {_voices(tally)}")
+    for line in tally.gave_ups[:5]:
+        print(f"         gave up: {line}")
+    for line in tally.derailed[:6]:
+        print(f"         lost: {line}")
+    for line in tally.wrongs[:6]:
+        print(f"         wrong: {line}")
 
 
 def _kinds(tally: Tally) -> str:
@@ -380,6 +637,10 @@ def _extra(tally: Tally) -> str:
     return ", ".join(f"{k} {n}" for k, n in sorted(tally.extra.items(), key=lambda kv: -kv[1])) or "none"
 
 
+def _voices(tally: Tally) -> str:
+    return "; ".join(f"{v} {u / max(1, a):.2f} ({a}), {w}, {g}" for v, (a, u, w, g) in sorted(tally.voices.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", default="pocketsphinx")
@@ -388,37 +649,30 @@ def main() -> int:
     parser.add_argument("--snrs", nargs="+", default=["clean", "20", "10"])
     parser.add_argument("--preset", default="standard", help="rules preset (pairs: shorter games)")
     parser.add_argument("--seed", type=int, default=4100)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (one program each)")
     parser.add_argument("--quick", action="store_true", help="one two-player game of pairs per noise level")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--report", action="store_true",
+                        help=f"play nothing: report the games of these levels and seeds already played ({TRANSCRIPTS})")
     args = parser.parse_args()
     if args.quick:
         args.games, args.players, args.preset = 1, 2, "pairs"
     os.environ.setdefault("TABLETOP_SYNTH_CACHE", str(Path("/tmp") / "tabletop-bench-synth"))
-    from tabletop.speech.recognisers import make_recogniser
-
-    rules = Rules.preset(args.preset) if hasattr(Rules, "preset") else Rules()
-    recogniser = make_recogniser(args.engine, tuple(NAMES[: args.players]))
-    print(f"== {args.engine}: {args.games} game(s) per level, {args.players} players, rules {args.preset}, "
-          f"voices {', '.join(TABLE_VOICES)}")
-    for level in args.snrs:
-        snr = None if level == "clean" else float(level)
-        tally = play_games(recogniser, snr, args.games, args.players, rules, args.seed, args.verbose)
-        per_action = tally.utterances / max(1, tally.actions)
-        print(f"  {level:>5s}: games ending in the true state {tally.spoken_true_end}/{tally.games} "
-              f"({tally.true_end} counting games where a player gave up and typed a sentence); "
-              f"utterances per intended action {per_action:.2f} ({tally.utterances}/{tally.actions}); "
-              f"wrong actions {tally.wrong} ({100.0 * tally.wrong / max(1, tally.utterances):.2f}% of utterances, "
-              f"{100.0 * tally.wrong / max(1, tally.actions):.2f}% of intended actions); "
-              f"questions {tally.questions}, repeats {tally.repeats}, given up (typed) {tally.gave_up}; "
-              f"CPU {tally.cpu:.0f} s")
-        print(f"         utterances per action by kind (actions): {_kinds(tally)}")
-        print(f"         extra utterances: {_extra(tally)}")
-        for line in tally.gave_ups[:5]:
-            print(f"         gave up: {line}")
-        for line in tally.derailed[:5]:
-            print(f"         lost: {line}")
-        for line in tally.wrongs[:6]:
-            print(f"         wrong: {line}")
+    rules = Rules.preset(args.preset)
+    # the program as a family runs it, with the bundled model (no enrolled profile), no speech out
+    program = ("--preset", args.preset, "--engine", args.engine, "--profile", "none", "--no-fsync")
+    print(f"== {args.engine} through `python -m tabletop play --audio - --json`: {args.games} game(s) per level, "
+          f"{args.players} players, rules {args.preset}, voices {', '.join(TABLE_VOICES)}, {args.jobs} at once")
+    tallies = saved(args) if args.report else run_levels(args, rules, program)
+    print(f"  (each game's transcript: {TRANSCRIPTS}/LEVEL-SEED.txt)")
+    for level, tally in tallies.items():
+        report(level, tally)
+    if len(tallies) > 1:
+        print("  summary:")
+        for level, tally in tallies.items():
+            print(f"    {level:>5s}: true end {tally.spoken_true_end}/{tally.games}, utterances per action "
+                  f"{tally.utterances / max(1, tally.actions):.2f}, wrong {tally.wrong} "
+                  f"({100.0 * tally.wrong / max(1, tally.utterances):.2f}% of utterances)")
     return 0
 
 

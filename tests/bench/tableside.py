@@ -1,9 +1,11 @@
 """The benches' one way into the table: a thin adapter over ``tabletop.table``'s public API.
 
-The speech bench (real voices in context) and the table bench (whole spoken games) both drive a
-real :class:`tabletop.table.Table` in-process: put it in a phase by typed lines, hear an utterance
-with the recogniser in the table's own context, hand the transcript to the table, and read what it
-did from the reply events (``play --json``'s events). Only this module knows the shape of that API.
+The speech bench (real voices in context) drives a real :class:`tabletop.table.Table` in-process:
+put it in a phase by typed lines, hear an utterance with the recogniser in the table's own context,
+hand the transcript to the table, and read what it did from the reply events (``play --json``'s
+events). The table bench (whole spoken games) plays through ``play --audio - --json`` itself and
+reads the same events from its output (``outcome`` and ``acted_intents`` take either). Only this
+module knows the shape of those events.
 
 An outcome is one of:
 

@@ -45,7 +45,8 @@ def test_a_clear_bare_no_to_an_ask_is_a_go_fish_without_a_question(recogniser, l
 
 def test_an_empty_line_in_the_closed_loop_is_a_moment_of_quiet(tmp_path) -> None:
     """``play --audio - --json``: a script says "go fish" and then nothing; the turn passes and is
-    announced ("Ben's turn.") as at a table, not only with the next utterance."""
+    announced ("Ben's turn.") as at a table, not only with the next utterance. A ``type:`` line is
+    a sentence typed instead of said."""
     from support import ClosedLoop
     from tabletop.speech.audio import write_wav
 
@@ -63,6 +64,9 @@ def test_an_empty_line_in_the_closed_loop_is_a_moment_of_quiet(tmp_path) -> None
         quiet = loop.send("")
         assert [e["say"] for e in quiet] == ["Ben's turn."] and quiet[0]["event"] == "settle", quiet
         assert quiet[0]["state"]["current"] == "Ben" and quiet[0]["state"]["stock"] == fish[-1]["state"]["stock"]
+        # a player who gives up saying a sentence types it: ruled on as --text rules on it
+        typed = loop.send("type: Ana, do you have any kings?")
+        assert typed[-1]["heard"] == "Ana, do you have any kings?" and typed[-1]["say"] == "Ben asks Ana for kings.", typed
 
 
 @pytest.mark.parametrize("line, voice, seed", [("yes three", "en-us", 31)])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tabletop.cards import Card, Rank
-from tabletop.vision import see
+from tabletop.vision import scenes, see
 from tabletop.vision.finder import CardQuad, warp_card
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
@@ -123,3 +123,23 @@ def test_a_card_hung_at_a_wrong_size_is_measured_by_its_far_index() -> None:
         reading, corners = found
         assert reading.rank is Rank.KING and reading.corners_read == 2 and reading.agree
         assert np.linalg.norm(corners[2] - truth[2]) < 0.12 * np.linalg.norm(across)
+
+
+def test_a_court_cards_index_is_found_though_its_pip_runs_into_the_picture() -> None:
+    # real court faces (the four kings are held out of the reader's build) in a row on held-out tables (linen,
+    # paper), HD: at about ten pixels a glyph the suit pip under a court card's rank runs into its picture's frame
+    # or into the rank itself. Found while they were taken whole: 8 of 36 indices; in parts too: 30
+    if not scenes.real_faces_available():
+        pytest.skip(f"the real card faces are not at {scenes.FACES_DIR}")
+    court = [Card.parse(name) for name in ("KS", "KH", "KD", "KC", "QH", "JD")]
+    found = shown = 0
+    for table, seed in (("linen", 1), ("linen", 2), ("paper", 1)):
+        c = scenes.compose(seed, split="held_out", table=table, layout="row", camera="hd", cards=court, light="even",
+                           clutter=False)
+        indices = find_indices(c.image)
+        for p in c.cards:
+            side = float(np.linalg.norm(p.quad[1] - p.quad[0]))
+            for corner, shows in zip((p.quad[0], p.quad[2]), p.index_shows):
+                shown += shows
+                found += shows and any(np.linalg.norm(i.corners[0] - corner) < 0.3 * side for i in indices)
+    assert found >= 0.67 * shown, (found, shown)

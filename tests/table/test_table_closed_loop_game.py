@@ -1,0 +1,39 @@
+"""A whole game through the closed loop a script drives (``play --audio - --json``), as the table
+bench (``tests/bench/table.py``) plays it, with every sentence typed (``type: ...``) instead of said.
+
+The simulated table (a real shuffled deck, hidden hands, honest players) reads only what the
+program prints: after every sentence the public state of its last event must be the true table's,
+and at the end the journal it wrote, read back, must give the same game. This checks the bench's
+own driver and the loop's events over a whole game, without decoding (the bench measures that).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[1] / "bench"))
+sys.path.insert(1, str(HERE.parents[1] / "referee"))
+
+
+def test_a_typed_game_through_the_closed_loop_ends_in_the_true_state(tmp_path: Path) -> None:
+    import table as bench
+    from tabletop.rules import Rules
+
+    tally = bench.Tally(games=1)
+    game = bench.SpokenTable(["Ana", "Ben", "Cho"], Rules.preset("standard"), 5001,
+                             program=("--preset", "standard", "--engine", "pocketsphinx", "--profile", "none",
+                                      "--no-fsync"),
+                             snr=None, tally=tally, folder=tmp_path, typed=True)
+    try:
+        game.play()  # raises Mismatch at the first sentence after which the program's state is not the truth
+        assert game.truth.over and game.state["over"], game.transcript[-5:]
+        game.compare("the end")
+        game.check_replay()
+    finally:
+        game.close()
+    # a typed line is never asked about, and a question is answered ("Ben has three cards."), not said again
+    assert "query" in tally.kinds and tally.actions > 40 and tally.utterances == tally.actions, tally
+    assert tally.wrong == 0 and tally.gave_up == 0 and not game.typed
+    assert game.state["winners"] and any(s.startswith("Game over.") for s in game.said), game.said[-6:]
