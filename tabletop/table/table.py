@@ -369,7 +369,10 @@ class Table:
         allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
         if _corrected_surely(value, pending.evidence, now, allowed):
             return self._rule(intent, pending.text, base)
-        return [self._check(replace(pending, misses=pending.misses + 1), intent, pending.likely, base, heard=heard)]
+        # The value denied stays out of play: a real FSDD "six" heard "ten", then "no nine", then "ten"
+        # again to "Nines?" was acted on as tens when the denied tens were still a choice.
+        return [self._check(replace(pending, misses=pending.misses + 1, choices=allowed), intent,
+                            tuple(v for v in pending.likely if v != checked), base, heard=heard)]
 
     def _asker(self, intent: Intent | None) -> str | None:
         settled = self.game.settled()

@@ -46,7 +46,7 @@ from tabletop.vision.render import (
     random_table,
     render_card,
 )
-from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, model_status
+from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, VERIFIER_FILE, model_status
 
 __all__ = ["synthetic_view", "decoy_view", "glyph_samples", "scene_samples", "build", "main"]
 
@@ -261,6 +261,10 @@ def scene_samples(seed_sequence: np.random.SeedSequence, count: int) -> dict[str
 def _chunk_job(args: tuple) -> dict[str, list]:
     cv2.setNumThreads(1)
     kind, *rest = args
+    if kind == "verifier":
+        from tabletop.vision.lone import verifier_samples
+
+        return verifier_samples(*rest)
     return glyph_samples(*rest) if kind == "rendered" else scene_samples(*rest)
 
 
@@ -270,6 +274,10 @@ def _run(tasks: list[tuple], jobs: int) -> dict[str, np.ndarray]:
             parts = pool.map(_chunk_job, tasks)
     else:
         parts = [_chunk_job(t) for t in tasks]
+    if "x" in parts[0]:  # verifier samples
+        x = [v for part in parts for v in part["x"]]
+        return {"x": np.array(x, np.float32).reshape(len(x), -1), "y": np.array([v for p in parts for v in p["y"]], np.int64),
+                "p": np.array([v for p in parts for v in p["p"]], np.float32)}
     merged = {key: [v for part in parts for v in part[key]] for key in ("rank_x", "rank_y", "suit_x", "suit_y")}
     return {
         "rank_x": np.array(merged["rank_x"], np.float32).reshape(len(merged["rank_y"]), -1),
@@ -295,6 +303,62 @@ def _collect_scenes(seed: int, count: int, jobs: int) -> dict[str, np.ndarray]:
     chunks = _chunks(count, _SCENE_CHUNK)
     seeds = np.random.SeedSequence([seed, 1]).spawn(len(chunks))
     return _run([("scenes", s, n) for s, n in zip(seeds, chunks)], jobs)
+
+
+_VERIFIER_CHUNK = 25
+DEFAULT_VERIFIER_SCENES = 1200
+VERIFIER_CLASSES = ("wrong", "right")
+
+
+def _collect_verifier(seed: int, count: int, folder: Path, jobs: int) -> dict[str, np.ndarray]:
+    """Verifier samples (``lone.verifier_samples``) from ``count`` training composites read with the readers in
+    ``folder``, chunked as ``_collect``."""
+    chunks = _chunks(count, _VERIFIER_CHUNK)
+    seeds = np.random.SeedSequence([seed, 2]).spawn(len(chunks))
+    return _run([("verifier", s, n, str(folder)) for s, n in zip(seeds, chunks)], jobs)
+
+
+def build_verifier(out: Path, seed: int, scenes_count: int, jobs: int, say=print) -> dict:
+    """Build the index verifier (``lone``) from the pipeline's hypotheses on training composites read with the rank
+    and suit readers in ``out``; write it there and record it in the manifest. Returns the manifest."""
+    from tabletop.vision.store import VERIFIER_FILE, _sha256
+
+    started = time.monotonic()
+    say(f"reading {scenes_count} composites of the training faces on the training tables with the pipeline (seed {seed})")
+    data = _collect_verifier(seed, scenes_count, out, jobs)
+    right = int(data["y"].sum())
+    say(f"  {len(data['y'])} corners read as a rank over a pip, {right} of them a card's index read right "
+        f"({time.monotonic() - started:.0f}s)")
+    verifier = train_mlp(data["x"], data["y"], VERIFIER_CLASSES, hidden=48, epochs=40, seed=seed + 2)
+    check = _collect_verifier(seed + 1000, max(1, scenes_count // 4), out, jobs)
+    p = verifier.probabilities(check["x"])[:, 1] if len(check["y"]) else np.zeros(0)
+    from tabletop.vision.reader import LONE_VERIFIED
+
+    sure_rank = check["p"] >= 0.8  # worth verifying (``reader._WORTH_VERIFYING``)
+    checks = {"verifier_corners": int(len(check["y"])), "verifier_right": int(check["y"].sum()),
+              "verifier_at": LONE_VERIFIED}
+    for at in sorted({0.8, 0.9, 0.95, LONE_VERIFIED}):
+        passed = (p >= at) & sure_rank
+        checks[f"passed_right_at_{at}"] = int((passed & (check["y"] == 1)).sum())
+        checks[f"passed_wrong_at_{at}"] = int((passed & (check["y"] == 0)).sum())
+    say(f"  check on {scenes_count // 4} new composites (seed {seed + 1000}): {checks['verifier_right']} indices read "
+        f"right, {len(check['y']) - checks['verifier_right']} other corners; passing (rank read at 0.8 or more) at "
+        + ", ".join(f"{at}: {checks[f'passed_right_at_{at}']} right, {checks[f'passed_wrong_at_{at}']} wrong"
+                    for at in sorted({0.8, 0.9, 0.95, LONE_VERIFIED})))
+    verifier.save(out / VERIFIER_FILE)
+    manifest_path = out / MANIFEST_FILE
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"name": "cards", "sha256": {}}
+    manifest["verifier"] = {
+        "built_from": (f"python -m tabletop.vision.build --verifier-only --seed {seed} --verifier-scenes {scenes_count}: "
+                       f"the pipeline's hypotheses on composites of the training faces (real, and rendered in the "
+                       f"training fonts) on the training tables, read with this folder's rank and suit readers"),
+        "seed": seed, "scenes": scenes_count, "corners": int(len(data["y"])), "right": right, "check": checks,
+        "seconds": round(time.monotonic() - started),
+    }
+    manifest.setdefault("sha256", {})[VERIFIER_FILE] = _sha256(out / VERIFIER_FILE)
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    say(f"wrote {out / VERIFIER_FILE} in {time.monotonic() - started:.0f}s")
+    return manifest
 
 
 def _joined(*parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -350,6 +414,7 @@ def build(out: Path = MODEL_DIR, seed: int = DEFAULT_SEED, views: int = DEFAULT_
         say(f"  check on {check_scenes} new photos of the training faces and tables (seed {seed + 1000}): glyph accuracy "
             f"rank {checks['real_rank_glyph_accuracy']:.3f}, suit {checks['real_suit_glyph_accuracy']:.3f}")
     out.mkdir(parents=True, exist_ok=True)
+    (out / VERIFIER_FILE).unlink(missing_ok=True)  # built from the readers replaced here: built again after them
     rank_model.save(out / RANK_FILE)
     suit_model.save(out / SUIT_FILE)
     from tabletop.vision.store import _sha256
@@ -388,9 +453,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=DEFAULT_SCENES,
                         help="composited photos of the real training faces on the training tables (0: rendered only)")
     parser.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN, help="hidden units of the rank perceptron")
+    parser.add_argument("--verifier-scenes", type=int, default=DEFAULT_VERIFIER_SCENES,
+                        help="training composites the index verifier is built from (0: none)")
+    parser.add_argument("--verifier-only", action="store_true",
+                        help="build only the index verifier, from the rank and suit readers already in --out (after "
+                             "the finder changes: the verifier learns from the hypotheses it hangs)")
     parser.add_argument("--jobs", type=int, default=min(2, multiprocessing.cpu_count()))
     args = parser.parse_args(argv)
-    build(args.out, args.seed, args.views, args.jobs, real_scenes=args.scenes, hidden=args.hidden)
+    if not args.verifier_only:
+        build(args.out, args.seed, args.views, args.jobs, real_scenes=args.scenes, hidden=args.hidden)
+    if args.verifier_scenes:
+        build_verifier(args.out, args.seed, args.verifier_scenes, args.jobs)
     return 0
 
 

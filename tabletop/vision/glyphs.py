@@ -72,6 +72,8 @@ class CornerGlyphs:
     rank: np.ndarray = field(compare=False)  # float32 ink (0 paper .. 1 ink), tight crop
     suit: np.ndarray | None = field(compare=False)
     redness: float  # how red the index ink is (-1 black .. +1 red)
+    rank_box: tuple[int, int, int, int] = (0, 0, 0, 0)  # (x, y, w, h) in the corner crop
+    suit_box: tuple[int, int, int, int] | None = None
 
 
 def card_corners(view: np.ndarray) -> list[np.ndarray]:
@@ -147,10 +149,11 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     rank_patch = ink[gy0:gy1, gx0:gx1]
     below = [p for p in parts if p[1] >= gy1 - 1 and p[1] < gy1 + 1.5 * (gy1 - gy0)
              and p[0] < gx1 and p[0] + p[2] > gx0 and p not in group]
-    suit_patch = None
+    suit_patch = suit_box = None
     if below:
         sx, sy, sw, sh = below[0]
         suit_patch = ink[sy : sy + sh, sx : sx + sw]
+        suit_box = (int(sx), int(sy), int(sw), int(sh))
     mask = binary[gy0:gy1, gx0:gx1] > 0
     pixels = corner[gy0:gy1, gx0:gx1][mask].astype(np.float32)
     if len(pixels):
@@ -158,7 +161,7 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
         redness = float(np.clip((r - max(g, b)) / 80.0, -1, 1))
     else:
         redness = 0.0
-    return CornerGlyphs(rank_patch, suit_patch, redness)
+    return CornerGlyphs(rank_patch, suit_patch, redness, (int(gx0), int(gy0), int(gx1 - gx0), int(gy1 - gy0)), suit_box)
 
 
 def _may_hold_line(binary: np.ndarray, length: int, axis: int) -> bool:

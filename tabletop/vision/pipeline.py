@@ -11,7 +11,8 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import SIZE_LADDER, CardQuad, find_cards_and_corners, warp_card
+from tabletop.vision.finder import (SIZE_LADDER, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, find_cards_and_corners,
+                                   warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
@@ -81,7 +82,8 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     detections = [Detection(r.rank, r.suit, q.box, r.confidence)
                   for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
     solid = [q for i, q in enumerate(quads) if i not in replaced]
-    others = [c for _, c in hidden]
+    others = [c for r, c in hidden if r.suit is not None]  # a read naming no suit (no pip under its rank: a doubtful
+    # card, hung any way round) hides no card it lies on (a "2" hung sideways across a fan took a six's whole strip)
     detections += [Detection(r.rank, r.suit, _shown(c, [o for o in others if o is not c], solid, image.shape), r.confidence)
                    for r, c in hidden]
     detections.sort(key=lambda d: (d.box[1] // max(1, d.box[3]), d.box[0]))
@@ -180,7 +182,10 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     read.sort(key=lambda rc: -rc[0].confidence)
     kept: list = []
     for reading, cand in read:
-        if any(_one_card(reading, cand, seen, other) for seen, other in kept):
+        # two index reads from ink apart in the frame are two cards whatever they read (``_other_ink``: a tight fan's
+        # indices a fifth of a card apart, bidly deals; a book laid as a fan or a slid pile)
+        if any(not _other_ink(reading, cand, seen, other) and _one_card(reading, cand, seen, other)
+               for seen, other in kept):
             continue
         kept.append((reading, cand))
     return kept
@@ -333,12 +338,15 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
 
 
 def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
-    """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, else None: the far
-    index first (the card turned half round), the first again only where the far one names a rank."""
+    """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, and its suit where it names
+    one, else None: the far index first (the card turned half round), the first again only where the far one
+    names a rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
+    card's, of the same rank, lies where a larger size looks for it.)"""
     far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
                                            lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW))
-    if far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both):
-        return both, corners
+    if (far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both)
+            and not _suits_apart(first, far, both)):
+        return replace(both, glyph=None), corners  # its glyph is the far index's, in the card turned half round
     return None
 
 
@@ -398,12 +406,14 @@ def _margin_end(image: np.ndarray, origin: np.ndarray, inward: np.ndarray, along
 
 
 def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:
-    """Cards seen only by an index found from its ink, less one naming a card (rank and suit) already read surer
-    elsewhere in the frame: a family's deck holds each card once, and the other index of a card in a fan, hung
-    at a size guessed from its glyph, can fall outside the first's quad (bidly deals: 3 cards read twice)."""
+    """Cards seen at one index corner, less one naming a card (rank and suit) already read as surely elsewhere in
+    the frame (or read at all, for an index found by its ink alone): a family's deck holds each card once, and the other index of a card in a fan, hung at a size guessed from
+    its glyph, can fall outside the first's quad (bidly deals: 3 cards read twice), and a king of a tight fan misread
+    as the queen of its suit names the queen twice."""
     kept: list[tuple] = []
     for reading, cand in sorted(hidden, key=lambda rc: -rc[0].confidence):
-        if cand.by_index and any(_same_card(other, reading) for other in whole + [r for r, _ in kept]):
+        if any(_same_card(other, reading) and (cand.by_index or other.confidence >= reading.confidence)
+               for other in whole + [r for r, _ in kept]):
             continue
         kept.append((reading, cand))
     return kept
@@ -452,6 +462,58 @@ def _next_size(a, b) -> bool:
     return SIZE_LADDER / 1.1 < ratio < SIZE_LADDER * 1.1 and _same_corner(a, b)
 
 
+GLYPHS_APART = 0.8
+"""Two index reads whose rank glyphs lie this many glyph heights apart in the frame are two indices."""
+
+
+def _glyph_in_frame(reading, cand, far: bool = False) -> tuple[np.ndarray, float] | None:
+    """Where the rank glyph of ``cand``'s index (in its corner crop) lies in the frame, and its height; ``far``: where
+    the same glyph of its other index lies (a card's two indices are printed half a turn apart)."""
+    if reading.glyph is None:
+        return None
+    x, y, w, h = reading.glyph
+    m = VIEW_MARGIN
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    to_view = cv2.getPerspectiveTransform(cand.corners.astype(np.float32), target)
+    points = np.array([[[x + w / 2, y], [x + w / 2, y + h]]], np.float32)
+    if far:
+        points = np.array([VIEW_W - 1, VIEW_H - 1], np.float32) - points
+    top, bottom = cv2.perspectiveTransform(points, np.linalg.inv(to_view))[0]
+    return (top + bottom) / 2, float(np.linalg.norm(bottom - top))
+
+
+def _other_ink(reading, cand, seen, other) -> bool:
+    """True if two index reads hung on nearly one card read other cards from other ink: their rank glyphs lie apart
+    in the frame, and where the two lie half a turn apart, neither glyph lies where the other's card has its other
+    index. In a tight fan or a slid pile the indices lie a fifth of a card apart or less, and each is its own card
+    (bidly deals; books laid so); one card read twice names one card, and is not let through here."""
+    if _same_card(seen, reading):
+        return False
+    a, b = _glyph_in_frame(reading, cand), _glyph_in_frame(seen, other)
+    if a is None or b is None:
+        return False
+    pairs = [(a, b)]
+    if _turned_apart(cand, other):
+        pairs += [(a, _glyph_in_frame(seen, other, far=True)), (b, _glyph_in_frame(reading, cand, far=True))]
+    return all(float(np.linalg.norm(p[0] - q[0])) > GLYPHS_APART * max(p[1], q[1]) for p, q in pairs)
+
+
+def _suits_apart(first, far, both) -> bool:
+    """True if a card's far index names another suit than its first, or pulls the suit they name together below
+    sure (``both`` names none where ``first`` did): not the same card's other index (a slid pile's top card's far
+    index, of the same rank, lies where a larger size of a card under it looks for its own). A far index whose pip is
+    not read is no contradiction (a row of cards on a dark table)."""
+    if first.suit is None:
+        return False
+    return (far.suit is not None and far.suit is not first.suit) or both.suit is None
+
+
+def _turned_apart(a, b) -> bool:
+    """True if two card hypotheses lie more than a quarter turn apart (one card hung on both its index corners)."""
+    u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
+    return float(u @ v) < 0
+
+
 def _two_agree(reading) -> bool:
     """True if both index corners were read and name the same rank."""
     return reading.corners_read == 2 and reading.agree
@@ -472,6 +534,7 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
 
     Worked out at most ``SHOWN_DETAIL`` pixels to the card's short side (a 24 MP photo's card is 1300 wide, and
     opening its region by a quarter of that cost 70 ms a card)."""
+    others = [_as_large(o, cand) for o in others if not _lies_over(cand, o)]
     factor = min(1.0, SHOWN_DETAIL / max(1.0, cand.short_side))
     if factor < 1.0:
         small = replace(cand, corners=(cand.corners * factor).astype(np.float32),
@@ -481,6 +544,29 @@ def _shown(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int
                                    (max(1, int(shape[0] * factor)), max(1, int(shape[1] * factor))))
         return int(bx / factor), int(by / factor), int(math.ceil(bw / factor)), int(math.ceil(bh / factor))
     return _shown_at(cand, others, quads, shape)
+
+
+def _as_large(other, cand):
+    """``other`` hung on its index corner at least as large as ``cand``: one deck's cards are one size, and a card
+    hung smaller than it is (a size guessed from its glyph, or a misfit) covers all the card it lies on from its
+    index onwards, not only the small quad hung (a jack hung at half its size over an eight: the eight's whole box
+    was given, centred on the jack). As hung where grown it would cover ``cand``'s own index, which is in view."""
+    grow = cand.short_side / max(1e-6, other.short_side)
+    if grow <= 1.0:
+        return other
+    origin = other.corners[0]
+    grown = ((other.corners - origin) * grow + origin).astype(np.float32)
+    inward = cand.corners[0] + 0.12 * (cand.corners[1] - cand.corners[0]) + 0.12 * (cand.corners[3] - cand.corners[0])
+    if cv2.pointPolygonTest(grown, (float(inward[0]), float(inward[1])), False) >= 0:
+        return other
+    return replace(other, corners=grown)
+
+
+def _lies_over(cand, other) -> bool:
+    """True if ``cand`` lies over ``other``: its index corner (which shows) lies on ``other``, and ``other``'s does
+    not lie on it. A card under it hides none of it (in a fan each card's index lies on the one under it; taking the
+    card under for one over left a sliver, and the whole card's box was given, centred on the card over it)."""
+    return _on(cand.corners[0], other) and not _on(other.corners[0], cand)
 
 
 def _shown_at(cand, others: list, quads: list, shape: tuple) -> tuple[int, int, int, int]:

@@ -10,7 +10,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
-__all__ = ["MODEL_DIR", "INSTALLED_SUBDIR", "RANK_FILE", "SUIT_FILE", "MANIFEST_FILE", "model_dir", "model_status"]
+__all__ = ["MODEL_DIR", "INSTALLED_SUBDIR", "RANK_FILE", "SUIT_FILE", "VERIFIER_FILE", "MANIFEST_FILE", "model_dir",
+           "model_status"]
 
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "cards"
 """The shipped reader: ``models/cards/`` at the root of the checkout (where the build writes it)."""
@@ -18,6 +19,8 @@ INSTALLED_SUBDIR = Path("share") / "tabletop" / "models" / "cards"
 """Where ``pip install`` puts ``models/cards/`` (pyproject's data-files), under the install's data
 path: ``sys.prefix`` for a venv or system install, ``~/.local`` for ``--user``."""
 RANK_FILE, SUIT_FILE, MANIFEST_FILE = "rank_reader.npz", "suit_reader.npz", "manifest.json"
+VERIFIER_FILE = "index_verifier.npz"
+"""The index verifier (``lone``): optional; without it a card read at one index corner is never sure."""
 
 
 def _installed_dirs() -> list[Path]:
@@ -62,7 +65,7 @@ def model_status() -> dict:
     "verified": bool}`` — ``verified`` is true when every file's hash matches the build manifest.
     """
     folder = model_dir()
-    files = {name: _sha256(folder / name) for name in (RANK_FILE, SUIT_FILE, MANIFEST_FILE) if (folder / name).is_file()}
+    files = {name: _sha256(folder / name) for name in (RANK_FILE, SUIT_FILE, VERIFIER_FILE, MANIFEST_FILE) if (folder / name).is_file()}
     present = RANK_FILE in files and SUIT_FILE in files
     built_from = "missing: run `python -m tabletop.vision.build`"
     verified = False

@@ -28,9 +28,11 @@ per action by kind of action (ask, answer, go fish, lucky, book, query), what th
 were for (said again after "Sorry?", answering a question, repairing a wrong action), and why each
 game that did not end in the true state did not.
 
-Size: a two-player game of pairs is about 100 intended actions and, with today's recogniser,
-150-250 utterances, about 0.6 s of CPU each in the program (its decoders). ``--jobs 2`` plays two
-games at once (use it only when both cores are free). Synthesised speech is cached on disk by
+Size: a two-player game of pairs is about 125 intended actions and, with today's recogniser,
+180-250 utterances clean (more in noise), about 1 s of CPU each in the program clean and 1.5 s at
+20 dB (its decoders; the bench's own share is about 2%): 3-4 CPU minutes a clean game, 6 at 20 dB.
+``--jobs 2`` plays two games at once (use it only when both cores are free); ``--report`` adds up
+games already played, so a long measurement can be split across runs. Synthesised speech is cached on disk by
 text, voice and speed (``TABLETOP_SYNTH_CACHE``, default ``/tmp/tabletop-bench-synth``), so only
 decoding costs on a second run. The voices are espeak-ng variants no other bench or tuning uses
 (``TABLE_VOICES``). Quiet at the table (the referee settling an exchange) is an empty line, as the
@@ -562,6 +564,8 @@ def _cause(why: str) -> str:
     if why.startswith("state differs"):
         m = re.search(r"differ \(program, truth\): \{'(\w+)'", why)
         return f"state differs ({m.group(1) if m else '?'})"
+    if "the program ended" in why:
+        return "the program ended (a misheard stop, or stopped from outside)"
     if why.startswith("derailed: a mishearing did"):
         return "a mishearing stopped or restarted the game"
     if why.startswith("derailed"):

@@ -155,3 +155,14 @@ def test_a_correction_the_first_hearing_read_no_better_than_another_is_checked()
     before = table.game.public()
     again = table.hear(heard("no eights", 0.97))[-1]
     assert again.text == "Eights?" and table.game.public() == before
+
+
+def test_a_value_denied_by_a_correction_is_never_acted_on_later() -> None:
+    """A real FSDD "six": heard "ten" ("Tens?"), then "no nine" ("Nines?"), then "ten" again: tens
+    were denied by the correction, so they are out of play and not acted on."""
+    table = asked_for_the_rank()
+    table.hear(readings(("tens", 0.9), ("eights", 0.45)))
+    table.hear(readings(("no nines", 0.8), ("no tens", 0.45)))
+    assert table.pending.question == "Nines?" and "10" not in table.pending.choices
+    replies = table.hear(readings(("tens", 0.95),))
+    assert not any(r.event.get("changed") for r in replies) and replies[-1].event["event"] == "question"
