@@ -6,7 +6,9 @@ ink shapes (dark or coloured, darker than the pale paper round them) that come i
 glyph over a smaller suit pip of the same ink, close below it. The pair gives the card's upright
 direction (from the glyph to the pip) and its scale (the glyph's height), so a card-sized quad can
 be hung on the index for the reader to read at that one corner: the reader, not the finder, says
-whether it is a card. Nothing here looks at the table's colour or brightness.
+whether it is a card. Nothing here looks at the table's colour or brightness. Where ink runs together at about
+ten pixels a glyph (a court card's pip into its picture's frame), the shapes that come apart at a deeper contrast
+are taken too (``DEEP_INK``), as MSER takes the nested regions of two thresholds.
 """
 
 from __future__ import annotations
@@ -85,7 +87,11 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         skipped = np.zeros(level.shape[:2], np.uint8)
         for quad in skip:
             cv2.fillConvexPoly(skipped, np.rint(np.asarray(quad) * scale).astype(np.int32), 1)
-        for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale)):
+        # ink runs together across a blurred pixel where a glyph is about ten pixels tall: at the finest level (a
+        # coarser one sees larger glyphs, that the finest sees too, or with wider gaps)
+        finest = side == min(longest, _FINEST_LEVEL)
+        for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
+                                                       in_parts=finest):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
@@ -236,7 +242,7 @@ _DEEP_FLOOR = np.floor(np.maximum(_INK_CONTRAST[0], DEEP_INK * _LEVELS)).astype(
 _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 255).astype(np.uint8)
 
 
-def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float],
+def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float], in_parts: bool = True,
                    ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
     """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
     only in parts of its ink (``_parts_apart``)."""
@@ -245,7 +251,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
     # many specks (1024x576, 500 components: 1.1 against 3.4 ms)
     count, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    parts = _parts_apart(labels, stats, centres, deep)
+    parts = _parts_apart(labels, stats, centres, deep) if in_parts else None
     if parts is not None:  # inks that come apart at a deeper contrast are shapes too, numbered after the others
         stats, centres = np.vstack([stats, parts[1]]), np.vstack([centres, parts[2]])
     x, y, w, h, area = (stats[1:, i] for i in range(5))
