@@ -91,20 +91,26 @@ def test_a_right_reading_fits_the_sound_better_than_a_forced_one(recogniser) -> 
 ASK = Context(players=PLAYERS, current="Ana", phase="ask")
 
 
-@pytest.mark.parametrize("text,voice,speed,snr,seed", [
-    ("Cho, got any aces?", "en-us", 160, 10, 10),   # the open decoder: "cho i'm got any ace it out"
-    ("Ben, tens?", "en-us+f3", 160, None, 40),       # the open decoder: "i meant end"
+@pytest.mark.parametrize("text,voice,speed,snr,seed,meant,misheard_everywhere", [
+    # the open decoder: "cho i'm got any ace it out", in the shared environment and in .ci/run's fresh .venv
+    ("Cho, got any aces?", "en-us", 160, 10, 10, {"type": "ask", "target": "Cho", "rank": "A"}, True),
+    # the open decoder: "i meant end" in the shared environment; "ben end" (agreement 0.76) in .ci/run's fresh .venv
+    ("Ben, tens?", "en-us+f3", 160, None, 40, {"type": "ask", "target": "Ben", "rank": "10"}, False),
 ])
 def test_a_reading_the_open_decoder_does_not_back_is_asked_about_when_it_fits(recogniser, text, voice, speed, snr,
-                                                                              seed) -> None:
+                                                                              seed, meant, misheard_everywhere) -> None:
     """Right sentences the open decoder hears as something else used to be dropped, and the player had
     to say them again and again. When the grammar's words fit the sound as well as right readings do,
-    the table asks about them instead ("Cho, aces?"): never acted on, one "yes" away."""
+    the table asks about them instead ("Cho, aces?"): never acted on, one "yes" away. Where this
+    environment's open decoder backs the reading after all, the sentence is heard right all the same."""
     heard = recogniser.hear(synth.realistic(text, voice=voice, speed=speed, snr_db=snr, seed=seed), ASK)
     trace = recogniser.last_trace
     understood = understand(heard, ASK)
-    assert trace["agreement"] == 0.0 and trace.get("rescued"), trace
-    assert understood.intent is not None and not understood.act and understood.confirm, understood.to_json()
+    assert understood.intent is not None, trace  # a right sentence whose words fit is never dropped
+    assert {k: v for k, v in understood.intent.to_json().items() if k in meant} == meant, understood.to_json()
+    if misheard_everywhere or trace["agreement"] == 0.0:
+        assert trace["agreement"] == 0.0 and trace.get("rescued"), trace
+        assert not understood.act and understood.confirm, understood.to_json()
 
 
 @pytest.mark.parametrize("text,voice,speed,snr,seed", [
