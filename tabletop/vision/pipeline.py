@@ -178,7 +178,8 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
               if any(o is not c and r2.rank is r.rank and _next_size(c, o) for r2, o in guessed)
               or any(_larger_on_same_corner(c, o) and c.short_side <= _GROWN * o.short_side for o in measured)}
     read = [(r, c) for r, c in read if not c.confirm or _two_agree(r) or id(c) in steady]
-    read = [(r, c) for r, c in read if _two_agree(r) or not any(_larger_on_same_corner(other, c) for _, other in read)]
+    read = [(r, c) for r, c in read if _two_agree(r) or not any(_larger_on_same_corner(other, c) and not _alike(seen, r)
+                                                                 for seen, other in read)]
     read.sort(key=lambda rc: -rc[0].confidence)
     kept: list = []
     for reading, cand in read:
@@ -233,15 +234,16 @@ def _own_indices(reading, cand, seen, other) -> bool:
     u, v = cand.corners[1] - cand.corners[0], other.corners[1] - other.corners[0]
     if float(u @ v) >= 0:
         return True  # lying the same way round, each hung on its own index
-    side = _SAME_INDEX * min(cand.short_side, other.short_side)
+    short = min(cand.short_side, other.short_side)
     ends = []  # (an index corner, the other's far corner), measured far corners only where there are any
     if _two_agree(seen):
         ends.append((cand.corners[0], other.corners[2]))
     if _two_agree(reading):
         ends.append((other.corners[0], cand.corners[2]))
-    if not ends:
-        ends = [(cand.corners[0], other.corners[2]), (other.corners[0], cand.corners[2])]
-    return all(float(np.linalg.norm(a - b)) >= side for a, b in ends)
+    if ends:  # a far corner measured where its index reads lies on that index: a pile's next index lies further
+        return all(float(np.linalg.norm(a - b)) >= _OWN_INDEX * short for a, b in ends)
+    ends = [(cand.corners[0], other.corners[2]), (other.corners[0], cand.corners[2])]
+    return all(float(np.linalg.norm(a - b)) >= _SAME_INDEX * short for a, b in ends)
 
 
 def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
@@ -261,7 +263,9 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
             continue  # read surely at both corners already, hung another way
         searched.append(cand)
         found = _far_index(image, cand.corners, reading, reader)
-        if found is not None:
+        if found is not None and found[0].confidence >= min(reading.confidence, SURE_AT_BOTH):
+            # (a far index that leaves a card read surely at its first unsure is another card's: a fan's or a
+            # pile's next card, of the same rank, lies where a size guessed for this one looks for its far index)
             both, corners = found
             measured = replace(cand, corners=corners, confirm=False)
             read = [(both, measured) if c is cand else (r, c) for r, c in read]
@@ -424,11 +428,17 @@ def _same_card(a, b) -> bool:
     return a.rank is b.rank and a.suit is not None and a.suit is b.suit
 
 
+def _alike(a, b) -> bool:
+    """True if two readings name the same rank and no two different suits: one index, read whole at both sizes (the
+    surer is kept of them; a view hung too small reads a cut index as another rank, not as the same)."""
+    return a.rank is b.rank and (a.suit is None or b.suit is None or a.suit is b.suit)
+
+
 def _larger_on_same_corner(big, small) -> bool:
     """True if ``big`` is hung on the index corner of ``small``, the same way round, as a card a tenth larger or
     more. A view hung too small cuts the index at the corner crop's edge and reads what is left of it (a nine's
     bowl as a queen); one too large still holds it whole, so of the sizes that read at one corner the larger
-    is believed."""
+    is believed where they differ (``_alike``)."""
     return big.short_side >= _LARGER * small.short_side and _same_corner(big, small)
 
 
