@@ -178,7 +178,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
               if any(o is not c and r2.rank is r.rank and _next_size(c, o) for r2, o in guessed)
               or any(_larger_on_same_corner(c, o) and c.short_side <= _GROWN * o.short_side for o in measured)}
     read = [(r, c) for r, c in read if not c.confirm or _two_agree(r) or id(c) in steady]
-    read = [(r, c) for r, c in read if _two_agree(r) or not any(_larger_on_same_corner(other, c) and not _alike(seen, r)
+    read = [(r, c) for r, c in read if _two_agree(r) or not any(_larger_on_same_corner(other, c) and not _alike(r, seen)
                                                                  for seen, other in read)]
     read.sort(key=lambda rc: -rc[0].confidence)
     kept: list = []
@@ -428,10 +428,11 @@ def _same_card(a, b) -> bool:
     return a.rank is b.rank and a.suit is not None and a.suit is b.suit
 
 
-def _alike(a, b) -> bool:
-    """True if two readings name the same rank and no two different suits: one index, read whole at both sizes (the
-    surer is kept of them; a view hung too small reads a cut index as another rank, not as the same)."""
-    return a.rank is b.rank and (a.suit is None or b.suit is None or a.suit is b.suit)
+def _alike(small, large) -> bool:
+    """True if an index read at a smaller size names its rank and suit, and a larger size on it the same rank and no
+    other suit: the index read whole at both (the surer is kept of them; a view hung too small reads a cut index as
+    another rank, or as a rank with no pip under it, not as the same card)."""
+    return small.rank is large.rank and small.suit is not None and (large.suit is None or large.suit is small.suit)
 
 
 def _larger_on_same_corner(big, small) -> bool:
