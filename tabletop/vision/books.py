@@ -34,8 +34,9 @@ _SAME_PLACE = 0.3  # boxes overlapping this much (intersection over union) in tw
 UNCLEAR = sentences.UNCLEAR
 CONTRADICTS = 0.5
 """A read of another rank naming its suit (an index: rank glyph over suit pip) at least this sure, the pipeline's
-bar for a card, contradicts a book card it lies on in any frame; a read naming no suit does so only at ``SURE`` (the
-pipeline's doubtful card, hung any way round, over a sliver of paper or a hand)."""
+bar for a card, contradicts a book card it lies on in any frame that does not read the card there surely as the
+claimed rank (a whole three read as a five at 0.66 over the three's index read at 0.97); a read naming no suit does
+so only at ``SURE`` (the pipeline's doubtful card, hung any way round, over a sliver of paper or a hand)."""
 
 
 @dataclass(frozen=True)
@@ -135,15 +136,24 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> floa
 
 def _read_otherwise(rank: Rank, places: list[tuple[int, int, int, int]], seen: list[list[Detection]]) -> bool:
     """Some frame reads another rank where a frame saw one of the book's cards: surely, or as an index at all
-    (:data:`CONTRADICTS`). A card misread in some frames is to be trusted in none of them. A frame where a hand
-    covers a card, or the card's index goes unread for a moment, reads nothing there, which is no contradiction:
-    other frames show the book."""
-    return any(d.rank is not None and d.rank is not rank and _contradicts(d) and _overlap(d.box, place) > _SAME_PLACE
-               for detections in seen for d in detections for place in places)
+    (:data:`CONTRADICTS`) where that frame reads no card of the rank surely. A card misread in some frames is to be
+    trusted in none of them. A frame where a hand covers a card, or the card's index goes unread for a moment,
+    reads nothing there, which is no contradiction: other frames show the book."""
+    for detections in seen:
+        sure = [d for d in _sure(detections) if d.rank is rank]
+        for d in detections:
+            if d.rank is None or d.rank is rank or not any(_overlap(d.box, place) > _SAME_PLACE for place in places):
+                continue
+            if d.confidence >= SURE:
+                return True
+            if _contradicts(d) and not any(_overlap(d.box, k.box) > _SAME_PLACE for k in sure):
+                return True
+    return False
 
 
 def _contradicts(d: Detection) -> bool:
-    return d.confidence >= SURE or (d.suit is not None and d.confidence >= CONTRADICTS)
+    """An unsure read of another rank that would contradict a book card: one naming its suit (an index)."""
+    return d.suit is not None and d.confidence >= CONTRADICTS
 
 
 def _agree(whole: list[frozenset]) -> bool:

@@ -129,6 +129,10 @@ def test_a_live_book_is_confirmed_when_a_frame_shows_it_whole_and_no_frame_reads
     assert judge_book(Rank.KING, [whole, doubtful, whole]).verdict == "confirmed"
     doubtful[-1] = Detection(Rank.FOUR, None, (300, 0, 90, 130), 0.85)  # ... unless it is read surely
     assert judge_book(Rank.KING, [whole, doubtful, whole]).verdict == "unsure"
+    outweighed = _read(*KINGS, ("5 of diamonds", 0.66))  # a whole king read as a five, its index read surely a king
+    outweighed[-1] = Detection(Rank.FIVE, Suit.DIAMONDS, (305, 5, 85, 125), 0.66)
+    assert judge_book(Rank.KING, [whole, outweighed, whole]).verdict == "confirmed"
+    assert judge_book(Rank.KING, [whole, outweighed[:3] + outweighed[4:], whole]).verdict == "unsure"  # not outweighed
 
 
 def test_a_frame_that_reads_another_rank_where_a_king_lay_stops_a_confirmation() -> None:
