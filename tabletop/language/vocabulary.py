@@ -28,6 +28,7 @@ from tabletop.language.expression import (
     Seq,
     Slot,
     TemplateError,
+    Word,
     parse_template,
 )
 from tabletop.referee import intents as _intents
@@ -150,9 +151,42 @@ class Vocabulary:
             return 0.0
         return float(table.get(intent_name, table.get("default", 0.0)))
 
+    def single_words(self, name: str) -> frozenset[str]:
+        """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
+        and the one-word options of the rule ``name`` ("yes", "yeah", "sure" ...).
+
+        One vocabulary feeds everything: the table reads its "yes" and "no" words from here.
+
+        >>> sorted(load_vocabulary().single_words("no") & load_vocabulary().single_words("nope"))
+        ['nah', 'no', 'nope']
+        """
+        exprs = [t.expression for t in self.templates if t.intent == name]
+        if name in self.rules:
+            exprs.append(self.rules[name])
+        out: set[str] = set()
+        for expr in exprs:
+            out |= _one_word_phrases(expr, self.rules)
+        return frozenset(out)
+
     def values_of(self, list_name: str) -> tuple[ListValue, ...]:
         """The fixed values of a list, a union's included."""
         return self.lists[list_name].values
+
+
+def _one_word_phrases(expr: Expression, rules: Mapping[str, Expression], depth: int = 0) -> set[str]:
+    """The one-word phrases ``expr`` can say (rule references followed; a slot is never one word
+    here, as its values are not fixed words of the sentence)."""
+    if depth > 20:
+        return set()
+    if isinstance(expr, Word):
+        return {expr.text} if len(expr.text.split()) == 1 else set()
+    if isinstance(expr, RuleRef):
+        return _one_word_phrases(rules[expr.name], rules, depth + 1) if expr.name in rules else set()
+    if isinstance(expr, Alt):
+        return set().union(*(_one_word_phrases(o, rules, depth + 1) for o in expr.options))
+    if isinstance(expr, Seq) and len(expr.items) == 1:
+        return _one_word_phrases(expr.items[0], rules, depth + 1)
+    return set()  # a sequence says two words or more ("yes please"); an optional part is not followed
 
 
 @functools.lru_cache(maxsize=8)

@@ -42,9 +42,10 @@ from tabletop.errors import SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
 from tabletop.language.transcript import Transcript
-from tabletop.language.understand import Understanding, understand
+from tabletop.language.understand import ACT, Understanding, understand
+from tabletop.language.vocabulary import load_vocabulary
 from tabletop.referee.game import Game
-from tabletop.referee.intents import Answer, Ask, Book, Control, GoFish, Intent, No, Query, Yes
+from tabletop.referee.intents import Answer, Ask, Book, Control, Correct, GoFish, Intent, No, Query, Yes
 from tabletop.referee.referee import Referee, Ruling
 from tabletop.referee.state import Phase
 from tabletop.rules import Rules
@@ -237,9 +238,13 @@ class Table:
             text = again.question if again.choices != pending.choices else sentences.SORRY_HOW_MANY
             return [self._question(text, base, intent, "slot", replace(again, question=text))]
         if pending is None or pending.kind == "count":
-            return self._answer(intent, transcript, heard, base)
+            return self._answer(intent, transcript, heard, base, fresh=pending is None)
         self._pending = None
         sure = heard.act or transcript.engine == "text"
+        if isinstance(intent, Yes) and not sure and pending.kind in ("confirm", "overrule", "seen_book"):
+            # A "yes" not heard surely confirms nothing: an unsure reading (a grammar reading the open
+            # decoder did not back, capped below acting) never reaches an action through a question.
+            return self._unsure(pending, heard, base, intent)
         if pending.confirms is not None:
             checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:
@@ -248,6 +253,9 @@ class Table:
             if isinstance(intent, Yes) and pending.kind == "confirm":
                 assert pending.intent is not None
                 return self._rule(pending.intent, pending.text, base)
+            if isinstance(intent, No) and pending.instead is not None:
+                self._pending = instead = pending.instead
+                return [self._question(instead.question, base, intent, "confirm", instead)]
             if isinstance(intent, No):
                 return [self._reply(sentences.SAY_IT_AGAIN, base, intent, "ok")]
             if pending.intent is not None and type(intent) is type(pending.intent):
@@ -278,7 +286,7 @@ class Table:
                 self._pending = again = pending.missed()
                 return [self._question(again.question, base, intent, "slot", again)]
             if pending.kind == "confirm" and isinstance(pending.intent, Ask) and isinstance(intent, Answer) \
-                    and transcript.text.lower().split()[:1] in _YES_FIRST:
+                    and _first_word(transcript.text) in _yes_words() and _heard_surely(transcript, heard.text):
                 # "yes three" or "yes I do" to "Ben, sevens?": the asker's yes with words the noise
                 # made (they moved cards nobody gave, or asked Ben "How many?" when he had none), or
                 # Ben's own answer. The yes confirms the ask; the answer is not taken from it: Ben,
@@ -287,6 +295,9 @@ class Table:
             if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)) and not \
                     self._answers(pending.intent, transcript):
                 # An unsure "go fish" may be the asker's "no, jacks": ask the same question again.
+                # The target's answer may confirm the ask it answers, but only when it is sure on
+                # its own, heard as it was said and heard as the answer: a "yes" misheard at 20 dB as
+                # an answer was acted on twice (the ask, and "Ben gives Ana an ace").
                 self._pending = again = pending.missed()
                 return [self._question(again.question, base, intent, "confirm", again)]
             if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)):
@@ -314,6 +325,15 @@ class Table:
             if isinstance(intent, No):
                 return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         return self._answer(intent, transcript, heard, base)
+
+    def _unsure(self, pending: Pending, heard: Understanding, base: dict[str, Any], intent: Intent | None) -> list[Reply]:
+        """An answer to ``pending`` not heard surely enough to act on: the question is asked once more
+        (as after an answer not caught), then dropped."""
+        if pending.misses + 1 < OFFER_AFTER:
+            self._pending = again = replace(pending, misses=pending.misses + 1)
+            return [self._question(f"{UNHEARD} {again.question}", base, intent, "unheard", again)]
+        self._pending = None
+        return [self._reply(heard.reason or UNHEARD, base, intent, "unheard")]
 
     def _check(self, pending: Pending, intent: Intent, likely: tuple[str, ...], base: dict[str, Any],
                again: bool = False, heard: Understanding | None = None) -> Reply:
@@ -383,12 +403,15 @@ class Table:
         asked = replace(self._context(None), phase="answer", asker=ask.asker or self._context(None).current,
                         target=ask.target, rank=ask.rank)
         again = understand(transcript, asked)
-        if isinstance(again.intent, GoFish) and transcript.text.strip().lower().startswith(_NO_WORDS):
+        if isinstance(again.intent, GoFish) and _first_word(transcript.text) in _no_words():
             return False  # "no, I don't" sounds like the asker's "no, jacks": the question is asked again
-        return again.act and isinstance(again.intent, (Answer, GoFish))
+        # sure on its own: acted on as the answer, and what the recogniser heard best, heard surely
+        return again.act and isinstance(again.intent, (Answer, GoFish)) and _heard_surely(transcript, again.text)
 
     def _answer(self, intent: Intent, transcript: Transcript, heard: Understanding,
-                base: dict[str, Any]) -> list[Reply]:
+                base: dict[str, Any], *, fresh: bool = False) -> list[Reply]:
+        """Act on a heard intent, or ask about it when it is not sure; ``fresh`` when no question of
+        tabletop's was pending as it was said."""
         if heard.missing is not None and heard.confirm:
             ask = Pending("slot", heard.confirm, heard.missing, intent=intent, text=transcript.text,
                           choices=self._choices(heard.missing, intent), likely=heard.likely)
@@ -396,9 +419,21 @@ class Table:
             return [self._question(heard.confirm, base, intent, "slot", ask)]
         if heard.confirm and not isinstance(intent, (Yes, No)):
             ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text)
+            if fresh and self._likelier_go_fish(intent, transcript):
+                # "nope" heard as "no tens" right after "Ben, tens?": Ben's go fish is far likelier
+                # than Ana correcting her ask, so tabletop asks "Go fish?"; a "no" to that asks about
+                # the correction ("You said tens?"), so an asker who meant it is never sent round again.
+                ask = Pending("confirm", sentences.confirm(GoFish()), intent=GoFish(), text=transcript.text, instead=ask)
             self._pending = ask
-            return [self._question(heard.confirm, base, intent, "confirm", ask)]
+            return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
+
+    def _likelier_go_fish(self, intent: Intent, transcript: Transcript) -> bool:
+        """Whether a heard correction opening with "no" comes right after an ask (nothing else said
+        since): the target's "nope" misheard is then likelier than the asker's "no, tens"."""
+        return (isinstance(intent, Correct) and transcript.engine != "text"
+                and self.game.state.phase is Phase.ANSWER and intent.count is None and intent.player is None
+                and _first_word(transcript.text) in _no_words())
 
     def hear_text(self, text: str) -> list[Reply]:
         """Rule on one typed line."""
@@ -546,8 +581,31 @@ class Table:
         return Reply(text, event, detail=str(event.get("detail", "")))
 
 
-_NO_WORDS = ("no", "nope", "nah")
-_YES_FIRST = [[w] for w in ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "exactly", "affirmative")]
+def _yes_words() -> frozenset[str]:
+    """The words that alone say "yes" (vocabulary.yaml's ``yes`` intent and ``<yes>`` rule)."""
+    return load_vocabulary().single_words("yes")
+
+
+def _no_words() -> frozenset[str]:
+    """The words that alone say "no" and also open a correction ("no, jacks"): vocabulary.yaml's
+    ``no`` intent and ``<nope>`` rule both hold them."""
+    vocab = load_vocabulary()
+    return vocab.single_words("no") & vocab.single_words("nope")
+
+
+def _heard_surely(transcript: Transcript, text: str) -> bool:
+    """Whether ``text`` is what the recogniser heard best, and heard surely (typed text is): a
+    reading from lower down its n-best list, or one it was unsure of (a rescued grammar reading the
+    open decoder did not back is capped below :data:`ACT`), is never acted on."""
+    if transcript.engine == "text":
+        return True
+    best = transcript.candidates()[0] if transcript.candidates() else None
+    return best is not None and best.text == text and best.confidence >= ACT
+
+
+def _first_word(text: str) -> str:
+    words = text.lower().replace(",", " ").split()
+    return words[0] if words else ""
 
 
 def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
