@@ -86,6 +86,7 @@ class Table:
         self.paused = False
         self.stopped = False
         self._pending: Pending | None = None  # the one question tabletop waits on (see .pending)
+        self._heard_well = True  # False while ruling on an utterance the recogniser heard unsurely
         self._lock = threading.RLock()        # the live ears thread reads context() while the game moves
         self._written = len(referee.log)
 
@@ -201,7 +202,12 @@ class Table:
     def hear(self, transcript: Transcript) -> list[Reply]:
         """Rule on one utterance; never raises for anything said."""
         with self._lock:
-            replies = self._hear(transcript)
+            best = transcript.candidates()[0] if transcript.candidates() else None
+            self._heard_well = transcript.engine == "text" or (best is not None and best.confidence >= ACT)
+            try:
+                replies = self._hear(transcript)
+            finally:
+                self._heard_well = True
             replies += self._settle_if_closed()
             pending = self.pending
             if pending is not None and replies and replies[-1].event.get("event") != "question":
@@ -258,6 +264,9 @@ class Table:
                 return [self._question(instead.question, base, intent, "confirm", instead)]
             if isinstance(intent, No):
                 return [self._reply(sentences.SAY_IT_AGAIN, base, intent, "ok")]
+            corrected = _corrected_slot(intent, pending)
+            if corrected is not None and transcript.engine != "text":
+                return self._correction(pending, intent, corrected, heard, base)
             if pending.intent is not None and type(intent) is type(pending.intent):
                 # The slot asked for, a corrected slot ("no, sixes") or the sentence again.
                 if sure:
@@ -326,6 +335,24 @@ class Table:
                 return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         return self._answer(intent, transcript, heard, base)
 
+    def _correction(self, pending: Pending, intent: Intent, slot: str, heard: Understanding,
+                    base: dict[str, Any]) -> list[Reply]:
+        """"No, tens" to "Ben, sevens?": one slot of the intent confirmed, corrected. Acted on when the
+        hearings together read it surely (the first hearing read it too: see _corrected_surely); else
+        the corrected value is checked ("Tens?"), as a value heard once is never acted on. A bare "no"
+        is often heard as "no five" or "no Ana" when a grammar holds corrections."""
+        assert pending.intent is not None
+        denied = _slot_json(pending.intent, slot)
+        before = tuple((key.split(":", 1)[1], score) for key, score in pending.evidence
+                       if key.startswith(slot + ":"))
+        choices = tuple(c for c in self._choices(slot, pending.intent) if c != denied)
+        if heard.act and self._heard_well and \
+                _corrected_surely(_slot_json(intent, slot), before, _evidence(heard, slot), choices):
+            return self._rule(intent, pending.text, base)
+        check = replace(pending, confirms=slot, evidence=before, choices=choices, misses=0,
+                        likely=tuple(v for v, _ in before if v != denied))
+        return [self._check(check, intent, check.likely, base, heard=heard)]
+
     def _unsure(self, pending: Pending, heard: Understanding, base: dict[str, Any], intent: Intent | None) -> list[Reply]:
         """An answer to ``pending`` not heard surely enough to act on: the question is asked once more
         (as after an answer not caught), then dropped."""
@@ -387,7 +414,7 @@ class Table:
         # likely only as a rank confusable with sixes) and acted on.
         now = _evidence(heard, slot)
         allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
-        if _corrected_surely(value, pending.evidence, now, allowed):
+        if self._heard_well and _corrected_surely(value, pending.evidence, now, allowed):
             return self._rule(intent, pending.text, base)
         # The value denied stays out of play: a real FSDD "six" heard "ten", then "no nine", then "ten"
         # again to "Nines?" was acted on as tens when the denied tens were still a choice.
@@ -418,7 +445,8 @@ class Table:
             self._pending = ask
             return [self._question(heard.confirm, base, intent, "slot", ask)]
         if heard.confirm and not isinstance(intent, (Yes, No)):
-            ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text)
+            ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text,
+                          evidence=_readings(heard))
             if fresh and self._likelier_go_fish(intent, transcript):
                 # "nope" heard as "no tens" right after "Ben, tens?": Ben's go fish is far likelier
                 # than Ana correcting her ask, so tabletop asks "Go fish?"; a "no" to that asks about
@@ -468,6 +496,13 @@ class Table:
     # ---- ruling ----
 
     def _rule(self, intent: Intent, text: str | None, base: dict[str, Any], *, look: bool = True) -> list[Reply]:
+        if not self._heard_well and not isinstance(intent, Query):
+            # The last line of defence: whatever path led here, an utterance the recogniser heard
+            # unsurely (its best reading under ACT: a rescued grammar reading is capped at 0.45)
+            # is asked about, never acted on.
+            ask = Pending("confirm", sentences.confirm(intent, self._context(None).rank), intent=intent, text=text)
+            self._pending = ask
+            return [self._question(ask.question, base, intent, "confirm", ask)]
         if isinstance(intent, Control):
             return [self._control(intent, base)]
         if self.paused and not isinstance(intent, Query):
@@ -636,6 +671,27 @@ def _evidence(heard: Understanding, slot: str) -> Evidence:
         value = _slot_json(scored.intent, slot)
         best[value] = max(best.get(value, 0.0), math.exp(-scored.cost))
     return tuple(sorted(best.items(), key=lambda kv: -kv[1]))
+
+
+def _readings(heard: Understanding) -> Evidence:
+    """What one hearing read for every slot, as ("slot:value", score): kept with a confirmation
+    ("Ben, sevens?") so that a correction of one slot ("no, tens") can be weighed against it."""
+    out: list[tuple[str, float]] = []
+    for slot in ("rank", "target", "count"):
+        out += [(f"{slot}:{value}", score) for value, score in _evidence(heard, slot)]
+    return tuple(out)
+
+
+def _corrected_slot(intent: Intent, pending: Pending) -> str | None:
+    """The one slot in which ``intent`` corrects the whole intent a confirmation asks about, or None."""
+    if pending.kind != "confirm" or pending.confirms is not None or pending.intent is None or \
+            type(intent) is not type(pending.intent) or intent == pending.intent:
+        return None
+    for slot in ("rank", "target", "count"):
+        if hasattr(intent, slot) and getattr(intent, slot) is not None and \
+                getattr(intent, slot) != getattr(pending.intent, slot, None) and _same_but(intent, pending.intent, slot):
+            return slot
+    return None
 
 
 def _add(a: Evidence, b: Evidence) -> Evidence:
