@@ -125,6 +125,9 @@ class Vocabulary:
     intent_names: tuple[str, ...] = field(default=())
     typed: Mapping[str, str] = field(default_factory=dict)
     """Case-sensitive typed spellings ("As" -> "aces"), never matched as the first word."""
+    steadily_confused_ranks: tuple[tuple[Rank, Rank], ...] = ()
+    """Rank words a recogniser hears one as the other so steadily that two hearings agreeing prove
+    nothing between them (see vocabulary.yaml)."""
 
     @functools.cached_property
     def typed_pattern(self) -> "re.Pattern[str]":
@@ -382,13 +385,18 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
     )
     sounds = data.get("sounds_like") or {}
     names = data.get("names") or {}
-    confusable: list[tuple[Rank, Rank]] = []
-    for pair in data.get("confusable_ranks") or []:
-        try:
-            a, b = (Rank.from_symbol(str(x)) for x in pair)
-        except (ValueError, TypeError):
-            raise VocabularyError(f"{source}: confusable_ranks: {pair!r} is not a pair of rank symbols") from None
-        confusable.append((a, b))
+    def rank_pairs(key: str) -> list[tuple[Rank, Rank]]:
+        out: list[tuple[Rank, Rank]] = []
+        for pair in data.get(key) or []:
+            try:
+                a, b = (Rank.from_symbol(str(x)) for x in pair)
+            except (ValueError, TypeError):
+                raise VocabularyError(f"{source}: {key}: {pair!r} is not a pair of rank symbols") from None
+            out.append((a, b))
+        return out
+
+    confusable = rank_pairs("confusable_ranks")
+    steady = rank_pairs("steadily_confused_ranks")
     raw_phases = dict(data.get("phases") or {})
     drop = float(raw_phases.pop("drop", 1.5))
     phases: dict[str, dict[str, float]] = {}
@@ -414,6 +422,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
         fuzzy_per_point=float(names.get("fuzzy_per_point", 0.03)),
         unknown_name_cost=float(names.get("unknown_cost", 2.5)),
         confusable_ranks=tuple(confusable),
+        steadily_confused_ranks=tuple(steady),
         phases=phases,
         phase_drop=drop,
         intent_names=tuple(dict.fromkeys(t.intent for t in templates)),

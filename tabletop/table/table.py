@@ -25,6 +25,15 @@ Hearing safely: a heard (not typed) intent that is costly to get wrong — stop,
 undo, a correction, a hand count, an empty hand, or anything implausible in the phase — is
 confirmed before it is acted on. Typed text is acted on: it is deliberate, and a script that types
 "stop the game" means it.
+
+What each action needs, heard: its own sure hearing. An utterance the recogniser heard unsurely (its
+best reading under :data:`~tabletop.language.understand.ACT`; PocketSphinx caps a rescued grammar
+reading at 0.45) is asked about and never acted on, whatever question was pending (``_rule`` holds
+that as a last line of defence). A "yes" confirms only when heard surely; the target's answer may
+confirm the ask it answers only when it is itself heard surely as that answer; a corrected slot at a
+confirmation ("no, tens" to "Ben, sevens?") is acted on only when the first hearing read it too,
+else checked ("Tens?"). Right after an ask, "no, tens" is asked as "Go fish?" (the target's "nope"
+misheard is likelier), and a "no" to that asks about the correction, so nobody is sent round again.
 """
 
 from __future__ import annotations
@@ -711,11 +720,23 @@ def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tupl
     earlier = {v: s for v, s in before if v in allowed}
     if earlier.get(value, 0.0) <= 0.0 or not now or now[0][0] != value:
         return False
+    if any(other in allowed for other in _steadily_confused(value)):
+        return False  # FSDD's "six" heard "ten", then "no, six" heard "no ten": the hearings agree wrongly
     if earlier[value] < RUNNER_UP_RATIO * max((s for v, s in earlier.items() if v != value), default=0.0):
         return False
     total = {v: s for v, s in _add(before, now) if v in allowed}
     rival = max((s for v, s in total.items() if v != value), default=0.0)
     return total[value] >= CORRECTION_RATIO * rival
+
+
+def _steadily_confused(value: str) -> tuple[str, ...]:
+    """The values a recogniser steadily hears ``value`` for, or ``value`` for them
+    (vocabulary.yaml's ``steadily_confused_ranks``)."""
+    out = []
+    for a, b in load_vocabulary().steadily_confused_ranks:
+        if value in (a.symbol, b.symbol):
+            out.append(b.symbol if value == a.symbol else a.symbol)
+    return tuple(out)
 
 
 def _slot_json(intent: Intent, slot: str) -> str:
