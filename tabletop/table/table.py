@@ -453,6 +453,14 @@ class Table:
                           choices=self._choices(heard.missing, intent), likely=heard.likely)
             self._pending = ask
             return [self._question(heard.confirm, base, intent, "slot", ask)]
+        if heard.confirm and isinstance(intent, (Yes, No)) and self.game.state.phase is Phase.ANSWER:
+            # An unsure "yes" or "no" right after an ask is the referee's answer (Answer, or a go fish)
+            # heard unsurely: asked about ("Yes, you have some?" · "Go fish?"), never acted on. Real
+            # Speech Commands "sheila"s were heard as "sure" and acted on as Ben's "yes".
+            meant: Intent = Answer(None) if isinstance(intent, Yes) else GoFish()
+            ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
+            self._pending = ask
+            return [self._question(ask.question, base, meant, "confirm", ask)]
         if heard.confirm and not isinstance(intent, (Yes, No)):
             ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text,
                           evidence=_readings(heard))

@@ -158,3 +158,17 @@ def test_a_correction_between_ranks_heard_steadily_alike_is_checked() -> None:
     table.hear(Transcript("sevens", 0.8, nbest, engine="pocketsphinx"))
     replies = table.hear(_heard("no four", 0.9))
     assert replies[-1].text.endswith("Ana asks Ben for fours."), [r.event for r in replies]
+
+
+def test_an_unsure_yes_or_no_right_after_an_ask_is_asked_about() -> None:
+    """Right after an ask the referee takes a bare "yes" as Ben's answer and "no" as his go fish; heard
+    unsurely (implausible words: "sure" answers a request, not "do you have any?", and is what real
+    "sheila"s were heard as), they are asked about, never acted on."""
+    table = _table("answer")
+    replies = table.hear(_heard("sure"))
+    assert replies[-1].text == "Yes, you have some?" and table.game.state.phase.value == "answer", \
+        [r.event for r in replies]
+    replies = table.hear(_heard("yes"))
+    assert replies[-1].text == "How many?", [r.event for r in replies]
+    table = _table("answer")
+    assert table.hear(_heard("yeah"))[-1].text == "How many?"
