@@ -68,7 +68,7 @@ unsure_nbest = st.lists(
 ).map(lambda hyps: sorted(hyps, key=lambda h: -h[1]))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=st.sampled_from(sorted(SETUPS)), hyps=unsure_nbest, again=st.booleans())
 def test_an_unsure_hearing_never_changes_the_game(setup: str, hyps: list[tuple[str, float]], again: bool) -> None:
     table = _table(setup)
