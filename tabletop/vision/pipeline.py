@@ -283,11 +283,10 @@ def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
     tenth of the view each, and the far one only when the first names a rank.
     """
     turned = CardQuad(np.roll(corners, 2, axis=0))
-    reading, both = reader.read_first_and_both(warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW),
-                                               lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
-    if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
-        return both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
-    return reading
+    # both indices where the card's opposite index is in view and reads the same (the hypothesis is a whole card),
+    # else the first alone
+    return reader.read_first_or_both(warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW),
+                                     lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
 
 
 FAR_INDEX_SIZES = (1.0, 0.92, 1.08, 0.84, 1.18, 1.3)
@@ -340,11 +339,14 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
 def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
     """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, and its suit where it names
     one, else None: the far index first (the card turned half round), the first again only where the far one
-    names a rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
+    names the first's rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
     card's, of the same rank, lies where a larger size looks for it.)"""
-    far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
-                                           lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW))
-    if (far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both)
+    read = reader.read_first_naming(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
+                                    lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW), first.rank)
+    if read is None:
+        return None  # the far index names another rank, or none: the first is not read again
+    far, both = read
+    if (both.rank is first.rank and _two_agree(both) and _reads_as_card(both)
             and not _suits_apart(first, far, both)):
         return replace(both, glyph=None), corners  # its glyph is the far index's, in the card turned half round
     return None
