@@ -16,6 +16,7 @@ shape as a whole is taken for its cards.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -95,14 +96,21 @@ has its last columns computed another way (up to 1 grey level apart here and the
 block's edge is the whole view's top left exactly (``test_partial_warp_is_the_views_top_left``)."""
 
 
-def paper_mask(small: np.ndarray) -> np.ndarray:
-    """Binary mask (uint8 0/255) of card-paper pixels: bright, grey and brighter than their surroundings."""
+def _paper_score(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How much each pixel looks like card paper (bright and grey: its lowest channel less half its colour's
+    spread), and that score's mean round it (a sixth of the frame): both paper measures start from them."""
     b, g, r = cv2.split(small)
     paper = cv2.min(cv2.min(b, g), r).astype(np.float32)  # white and grey stay high; colours and dark go low
     spread = cv2.max(cv2.max(b, g), r).astype(np.float32) - paper
     score = paper - 0.5 * spread
     size = max(small.shape[:2])
-    background = cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+    return score, cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+
+
+def paper_mask(small: np.ndarray, scored: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Binary mask (uint8 0/255) of card-paper pixels: bright, grey and brighter than their surroundings.
+    ``scored``: ``_paper_score(small)``, if already worked out."""
+    score, background = scored if scored is not None else _paper_score(small)
     score8 = np.clip(score, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(score8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     global_mask = score > max(otsu, 90)
@@ -115,14 +123,10 @@ def paper_mask(small: np.ndarray) -> np.ndarray:
     return mask
 
 
-def local_paper_mask(small: np.ndarray) -> np.ndarray:
-    """Binary mask of pixels paler and greyer than their surroundings, with no global threshold (dim light)."""
-    b, g, r = cv2.split(small)
-    paper = cv2.min(cv2.min(b, g), r).astype(np.float32)
-    spread = cv2.max(cv2.max(b, g), r).astype(np.float32) - paper
-    score = paper - 0.5 * spread
-    size = max(small.shape[:2])
-    background = cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+def local_paper_mask(small: np.ndarray, scored: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Binary mask of pixels paler and greyer than their surroundings, with no global threshold (dim light).
+    ``scored``: ``_paper_score(small)``, if already worked out."""
+    score, background = scored if scored is not None else _paper_score(small)
     mask = ((score > background + 18) & (score > 60)).astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
@@ -300,8 +304,8 @@ class CornerCandidate:
     paired: bool = False  # spanned by its two indices (``indices.pair_indices``): its corners measured, not guessed
     by_parts: bool = False  # its index found only in parts of its ink that come apart at a deeper contrast
 
-    @property
-    def short_side(self) -> float:
+    @functools.cached_property
+    def short_side(self) -> float:  # asked many times of each hypothesis when they are compared: worked out once
         return float(np.linalg.norm(self.corners[1] - self.corners[0]))
 
 
@@ -318,12 +322,13 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     h, w = frame.shape[:2]
     scale = min(1.0, _WORK_SIZE / max(h, w))
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
-    mask = paper_mask(small)
+    scored = _paper_score(small)
+    mask = paper_mask(small, scored)
     edges = _edge_mask(small)
     frame_area = float(mask.shape[0] * mask.shape[1])
     candidates, blobs = _blob_quads(mask, frame_area, edges)
     # cards in dim light or on a pale table are not paper by the global measure, only brighter than round them
-    relaxed, relaxed_blobs = _blob_quads(local_paper_mask(small), frame_area, edges)
+    relaxed, relaxed_blobs = _blob_quads(local_paper_mask(small, scored), frame_area, edges)
     # second source: regions closed by edges, kept only where they are mostly paper
     edge_blobs: list[np.ndarray] = []
     contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -672,10 +677,11 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     out: list[CornerCandidate] = []
     scanned: dict[tuple[int, ...], list[float]] = {}  # fan lines by corner: several paper measures give one corner
     bite = max(5, int(BITE_SHARE * max(shape)) | 1)  # odd
+    uncovered = ~covered
     for number, contour in enumerate(list(blobs) + list(new_only)):
         blob = np.zeros(shape, np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
-        left = np.count_nonzero(blob & ~covered)
+        left = np.count_nonzero(blob & uncovered)
         explained = left < EXPLAINED_CARD * unit or left < EXPLAINED_BLOB * float(np.count_nonzero(blob))
         blob_paper = _LazyPaper(blob, contour, bite)
         for corner in _blob_corners(contour, min_long, width, height):

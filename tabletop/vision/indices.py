@@ -175,10 +175,11 @@ def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 
 def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them."""
-    lowest = cv2.min(cv2.min(level[:, :, 0], level[:, :, 1]), level[:, :, 2])
+    b, g, r = cv2.split(level)  # once: OpenCV copies a strided channel view each time it is handed one
+    lowest = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_BACKGROUND_KERNEL, _BACKGROUND_KERNEL))
     paper = cv2.morphologyEx(lowest, cv2.MORPH_CLOSE, kernel)
-    highest = cv2.max(cv2.max(level[:, :, 0], level[:, :, 1]), level[:, :, 2])
+    highest = cv2.max(cv2.max(b, g), r)
     paper_high = cv2.morphologyEx(highest, cv2.MORPH_CLOSE, kernel)
     # both tests on whole numbers through lookup tables of the paper's level (the same pixels as in floating point,
     # a third of the time): depth > need exactly when depth > floor(need), spread < limit when spread < ceil(limit)
