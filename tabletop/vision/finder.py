@@ -40,6 +40,21 @@ _MAX_AREA = 0.6
 _SKEW = 0.42  # |cos| of a corner angle: 65..115 degrees (perspective skews a card's corners a little)
 
 
+def _length(vector: np.ndarray):
+    """``np.linalg.norm(vector)``: the same arithmetic (a dot product, its square root, in the vector's float
+    type), without its dispatch, which cost more than the sum itself on the few-element vectors measured here."""
+    vector = np.asarray(vector)
+    if not issubclass(vector.dtype.type, np.inexact):
+        vector = vector.astype(float)
+    vector = vector.ravel(order="K")
+    return np.sqrt(vector.dot(vector))
+
+
+def _lengths(rows: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(rows, axis=1)`` of float rows: the same arithmetic, without its dispatch."""
+    return np.sqrt(np.add.reduce(rows * rows, axis=1))
+
+
 @dataclass(frozen=True)
 class CardQuad:
     """One card found in a frame: its four corners (clockwise, starting at a short edge) in frame pixels."""
@@ -65,13 +80,13 @@ def order_quad(points: np.ndarray) -> np.ndarray:
     centre = pts.mean(axis=0)
     angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
     pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
-    first = np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2])
-    second = np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3])
+    first = _length(pts[1] - pts[0]) + _length(pts[3] - pts[2])
+    second = _length(pts[2] - pts[1]) + _length(pts[0] - pts[3])
     if first > second:  # make edge 0→1 a short edge: the card's top
-        pts = np.roll(pts, -1, axis=0)
+        pts = pts[[1, 2, 3, 0]]
     # of the two short edges start at the one nearer the top of the frame (stable, not required)
     if pts[0:2, 1].mean() > pts[2:4, 1].mean():
-        pts = np.roll(pts, 2, axis=0)
+        pts = pts[[2, 3, 0, 1]]
     return np.ascontiguousarray(pts)
 
 
@@ -165,7 +180,7 @@ def _edge_mask(small: np.ndarray) -> np.ndarray:
 
 
 def _quad_aspect(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    sides = _lengths(quad[[1, 2, 3, 0]] - quad)
     first, second = sides[0] + sides[2], sides[1] + sides[3]
     return max(first, second) / max(1e-6, min(first, second))
 
@@ -174,7 +189,7 @@ def _square_cornered(quad: np.ndarray, tolerance: float = _SKEW) -> bool:
     """True if every corner is a right angle within ``tolerance`` (cos): a card seen from above, not a wedge."""
     for i in range(4):
         a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
-        cos = float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
+        cos = float(a @ b) / max(1e-6, float(_length(a) * _length(b)))
         if abs(cos) > tolerance:
             return False
     return True
@@ -306,7 +321,7 @@ class CornerCandidate:
 
     @functools.cached_property
     def short_side(self) -> float:  # asked many times of each hypothesis when they are compared: worked out once
-        return float(np.linalg.norm(self.corners[1] - self.corners[0]))
+        return float(_length(self.corners[1] - self.corners[0]))
 
 
 def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool] | None = None,
@@ -394,7 +409,7 @@ def _long_edges(polygon: np.ndarray, min_len: float) -> list[tuple[np.ndarray, n
     """The polygon's edges at least ``min_len`` long, in order round it (short edges are rounded corners, nicks)."""
     pts = polygon.reshape(-1, 2).astype(np.float32)
     return [(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))
-            if np.linalg.norm(pts[(i + 1) % len(pts)] - pts[i]) >= min_len]
+            if _length(pts[(i + 1) % len(pts)] - pts[i]) >= min_len]
 
 
 def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.ndarray | None:
@@ -503,7 +518,7 @@ def _several_cards(gray: np.ndarray, quad: np.ndarray) -> bool:
     """True if a card-shaped quad is several cards of a fan: a line parallel to its short sides runs right across it."""
     c = quad.astype(np.float32)
     across, along = c[1] - c[0], c[3] - c[0]
-    short, long = float(np.linalg.norm(across)), float(np.linalg.norm(along))
+    short, long = float(_length(across)), float(_length(along))
     if short < 20 or long < 20:
         return False
     return bool(_side_lines(gray, c[0], along / long, across / short, 0.15 * long, 0.85 * long,
@@ -619,12 +634,12 @@ def _blob_corners(contour: np.ndarray, min_long: float, width: int, height: int)
     for (p0, p1), (q0, q1) in zip(edges, edges[1:] + edges[:1]):
         point = _intersect(p0, p1, q0, q1)
         reach = CORNER_REACH * perimeter
-        if point is None or np.linalg.norm(point - p1) > reach or np.linalg.norm(point - q0) > reach:
+        if point is None or _length(point - p1) > reach or _length(point - q0) > reach:
             continue
         if _cut_by_frame(np.array([p0, p1]), width, height) or _cut_by_frame(np.array([q0, q1]), width, height):
             continue  # an edge along the picture's border is where the view ends, not a card's edge
         d1, d2 = p0 - point, q1 - point
-        l1, l2 = float(np.linalg.norm(d1)), float(np.linalg.norm(d2))
+        l1, l2 = float(_length(d1)), float(_length(d2))
         if l1 < 1 or l2 < 1:
             continue
         d1, d2 = d1 / l1, d2 / l2
@@ -649,7 +664,7 @@ def _deck_long_side(kept: list[CardQuad]) -> float | None:
     """The median long side of the whole cards found (one deck), or None when there are none."""
     sides = []
     for quad in kept:
-        e = np.linalg.norm(np.roll(quad.corners, -1, axis=0) - quad.corners, axis=1)
+        e = _lengths(quad.corners[[1, 2, 3, 0]] - quad.corners)
         sides.append(max(e[0] + e[2], e[1] + e[3]) / 2)
     return float(np.median(sides)) if sides else None
 

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from tabletop.vision.finder import CornerCandidate, _side_lines
+from tabletop.vision.finder import CornerCandidate, _length, _lengths, _side_lines
 
 __all__ = ["find_indices", "GLYPH_TO_CARD"]
 
@@ -169,8 +169,8 @@ def pair_indices(found: list[CornerCandidate]) -> list[CornerCandidate]:
 def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """A hung card's right and down directions (unit vectors) from its index corner, and its short side."""
     across, along = corners[1] - corners[0], corners[3] - corners[0]
-    short = float(np.linalg.norm(across))
-    return across / max(short, 1e-6), along / max(float(np.linalg.norm(along)), 1e-6), short
+    short = float(_length(across))
+    return across / max(short, 1e-6), along / max(float(_length(along)), 1e-6), short
 
 
 def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -326,7 +326,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
 
 def _long_side(corners: np.ndarray) -> float:
     """A quad's long side: the mean of its two longer opposite sides (as ``pipeline`` measures a card)."""
-    e = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    e = _lengths(corners[[1, 2, 3, 0]] - corners)
     return float(max(e[0] + e[2], e[1] + e[3]) / 2)
 
 
@@ -335,7 +335,7 @@ def _other_digits(rank: int, pip: int, centres: np.ndarray, sizes: np.ndarray) -
     size across the index, 0.3 along it (rendered and real tens: the digits' centres 0.5-0.65 apart). A fan's
     next index sits further off (the bidly deals: 1.1-1.3)."""
     down = centres[pip] - centres[rank]
-    down = down / max(1e-6, float(np.linalg.norm(down)))
+    down = down / max(1e-6, float(_length(down)))
     right = np.array([down[1], -down[0]])
     offset = centres - centres[rank]
     across, along = offset @ right, offset @ down
@@ -357,7 +357,7 @@ def _card_edges(gray: np.ndarray, rank_shape: _Shape, pip_shape: _Shape) -> int:
     nearer would hide it); a carpet's or a cloth's specks that pair up like an index have no such edges."""
     rank, pip = rank_shape.outline, pip_shape.outline
     down = (pip_shape.centre - rank_shape.centre).astype(np.float32)
-    down /= max(1e-6, float(np.linalg.norm(down)))
+    down /= max(1e-6, float(_length(down)))
     right = np.array([down[1], -down[0]], np.float32)
     both = np.concatenate([rank, pip])
     along_down, along_right = both @ down, both @ right
@@ -382,7 +382,7 @@ def _index_fit(rank_shape: _Shape, pip_shape: _Shape) -> tuple[float, tuple[np.n
     gap between them, the pip smaller than the glyph."""
     rank, pip = rank_shape.outline, pip_shape.outline
     down = (pip_shape.centre - rank_shape.centre).astype(np.float32)
-    down /= max(1e-6, float(np.linalg.norm(down)))
+    down /= max(1e-6, float(_length(down)))
     right = np.array([down[1], -down[0]], np.float32)  # the card lies to the index's right (x right, y down)
     rank_down, pip_down = rank @ down, pip @ down
     rank_right, pip_right = rank @ right, pip @ right

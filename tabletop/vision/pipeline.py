@@ -11,8 +11,8 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import (SIZE_LADDER, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, find_cards_and_corners,
-                                   warp_card)
+from tabletop.vision.finder import (SIZE_LADDER, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, _length, _lengths,
+                                   find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
@@ -148,7 +148,7 @@ def _box_centre(box: tuple[int, int, int, int]) -> np.ndarray:
 
 
 def _long_side(corners: np.ndarray) -> float:
-    e = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    e = _lengths(corners[[1, 2, 3, 0]] - corners)
     return float(max(e[0] + e[2], e[1] + e[3]) / 2)
 
 
@@ -201,7 +201,7 @@ def _one_card(reading, cand, seen, other) -> bool:
     """
     if _same_index(cand, other) and not _apart_in_pile(reading, cand, seen, other):
         return True
-    close = np.linalg.norm(cand.corners.mean(axis=0) - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side,
+    close = _length(cand.corners.mean(axis=0) - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side,
                                                                                                 other.short_side)
     crossed = _on(cand.corners[0], other) and _on(other.corners[0], cand)
     if close and (crossed or (seen.rank is reading.rank and not _own_indices(reading, cand, seen, other))):
@@ -219,7 +219,7 @@ def _apart_in_pile(reading, cand, seen, other) -> bool:
     apart and their index corners lie more than ``_OWN_INDEX`` of a short side apart, the cards the same way round."""
     if reading.suit is None or seen.suit is None or reading.suit is seen.suit:
         return False
-    return bool(np.linalg.norm(cand.corners[0] - other.corners[0]) > _OWN_INDEX * min(cand.short_side, other.short_side))
+    return bool(_length(cand.corners[0] - other.corners[0]) > _OWN_INDEX * min(cand.short_side, other.short_side))
 
 
 def _own_indices(reading, cand, seen, other) -> bool:
@@ -241,7 +241,7 @@ def _own_indices(reading, cand, seen, other) -> bool:
         ends.append((other.corners[0], cand.corners[2]))
     if not ends:
         ends = [(cand.corners[0], other.corners[2]), (other.corners[0], cand.corners[2])]
-    return all(float(np.linalg.norm(a - b)) >= side for a, b in ends)
+    return all(float(_length(a - b)) >= side for a, b in ends)
 
 
 def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
@@ -273,7 +273,7 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
 
 def _same_far_corner(a, b) -> bool:
     """True if two hypotheses hung on one index put its card's far corner within a tenth of a short side."""
-    return float(np.linalg.norm(a.corners[2] - b.corners[2])) < 0.1 * min(a.short_side, b.short_side)
+    return float(_length(a.corners[2] - b.corners[2])) < 0.1 * min(a.short_side, b.short_side)
 
 
 def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
@@ -282,7 +282,7 @@ def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
     Each index is warped on its own, as the top left of a view (the card turned half round for the far one): a
     tenth of the view each, and the far one only when the first names a rank.
     """
-    turned = CardQuad(np.roll(corners, 2, axis=0))
+    turned = CardQuad(corners[[2, 3, 0, 1]])
     # both indices where the card's opposite index is in view and reads the same (the hypothesis is a whole card),
     # else the first alone
     return reader.read_first_or_both(warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW),
@@ -341,7 +341,7 @@ def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> t
     one, else None: the far index first (the card turned half round), the first again only where the far one
     names the first's rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
     card's, of the same rank, lies where a larger size looks for it.)"""
-    read = reader.read_first_naming(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
+    read = reader.read_first_naming(warp_card(image, CardQuad(corners[[2, 3, 0, 1]]), FIRST_INDEX_VIEW),
                                     lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW), first.rank)
     if read is None:
         return None  # the far index names another rank, or none: the first is not read again
@@ -370,7 +370,7 @@ def measure_card(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     """
     origin = corners[0].astype(np.float64)
     across, down = corners[1] - origin, corners[3] - origin
-    short, long = float(np.linalg.norm(across)), float(np.linalg.norm(down))
+    short, long = float(_length(across)), float(_length(down))
     if short < 8 or long < 8:
         return None
     a, b = across / short, down / long
@@ -437,18 +437,18 @@ def _larger_on_same_corner(big, small) -> bool:
 def _same_index(a, b) -> bool:
     """True if two card hypotheses are hung on one index: their index corners within ``_SAME_INDEX`` of a short
     side, the cards lying the same way round (the corners of two cards laid side by side touch, turned apart)."""
-    if np.linalg.norm(a.corners[0] - b.corners[0]) >= _SAME_INDEX * min(a.short_side, b.short_side):
+    if _length(a.corners[0] - b.corners[0]) >= _SAME_INDEX * min(a.short_side, b.short_side):
         return False
     u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
-    return float(u @ v) > 0.5 * float(np.linalg.norm(u) * np.linalg.norm(v))
+    return float(u @ v) > 0.5 * float(_length(u) * _length(v))
 
 
 def _same_corner(a, b) -> bool:
     """True if the two corner candidates are hung on the same index corner, the same way round."""
-    if np.linalg.norm(a.corners[0] - b.corners[0]) > 0.1 * min(a.short_side, b.short_side):
+    if _length(a.corners[0] - b.corners[0]) > 0.1 * min(a.short_side, b.short_side):
         return False
     u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
-    return float(u @ v) > 0.95 * float(np.linalg.norm(u) * np.linalg.norm(v))
+    return float(u @ v) > 0.95 * float(_length(u) * _length(v))
 
 
 _LARGER = 1.1
@@ -481,7 +481,7 @@ def _glyph_in_frame(reading, cand, far: bool = False) -> tuple[np.ndarray, float
     if far:
         points = np.array([VIEW_W - 1, VIEW_H - 1], np.float32) - points
     top, bottom = cv2.perspectiveTransform(points, np.linalg.inv(to_view))[0]
-    return (top + bottom) / 2, float(np.linalg.norm(bottom - top))
+    return (top + bottom) / 2, float(_length(bottom - top))
 
 
 def _other_ink(reading, cand, seen, other) -> bool:
@@ -497,7 +497,7 @@ def _other_ink(reading, cand, seen, other) -> bool:
     pairs = [(a, b)]
     if _turned_apart(cand, other):
         pairs += [(a, _glyph_in_frame(seen, other, far=True)), (b, _glyph_in_frame(reading, cand, far=True))]
-    return all(float(np.linalg.norm(p[0] - q[0])) > GLYPHS_APART * max(p[1], q[1]) for p, q in pairs)
+    return all(float(_length(p[0] - q[0])) > GLYPHS_APART * max(p[1], q[1]) for p, q in pairs)
 
 
 def _suits_apart(first, far, both) -> bool:
