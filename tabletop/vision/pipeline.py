@@ -339,7 +339,7 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
 def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
     """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, and its suit where it names
     one, else None: the far index first (the card turned half round), the first again only where the far one
-    names the first's rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
+    names its rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
     card's, of the same rank, lies where a larger size looks for it.)"""
     read = reader.read_first_naming(warp_card(image, CardQuad(corners[[2, 3, 0, 1]]), FIRST_INDEX_VIEW),
                                     lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW), first.rank)

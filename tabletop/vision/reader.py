@@ -12,8 +12,8 @@ import numpy as np
 
 from tabletop.cards import Rank, Suit
 from tabletop.errors import SetupError
-from tabletop.vision.glyphs import (CornerGlyphs, card_corners, corner_glyphs, first_corner, rank_features,
-                                   suit_features)
+from tabletop.vision.glyphs import (CornerGlyphs, card_corners, corner_glyphs, first_corner, float_mean,
+                                   rank_features, suit_features)
 from tabletop.vision.lone import index_features
 from tabletop.vision.mlp import Mlp
 from tabletop.vision.store import RANK_FILE, SUIT_FILE, VERIFIER_FILE, model_dir
@@ -167,14 +167,14 @@ class Reader:
         suit_probs = [r.suit for r in read if r is not None and r.suit is not None]
         if not rank_probs:
             return Reading(None, None, 0.0, 0)
-        combined = np.mean(rank_probs, axis=0)
+        combined = float_mean(np.asarray(rank_probs), axis=0)
         is_rank = self._is_rank
         best = int(np.argmax(np.where(is_rank, combined, -1.0)))
         confidence = float(combined[best])
         rank = Rank.from_symbol(self.rank_model.classes[best])
         suit = None
         if suit_probs:
-            suit_combined = np.mean(suit_probs, axis=0)
+            suit_combined = float_mean(np.asarray(suit_probs), axis=0)
             suit_best = int(np.argmax(suit_combined))
             if suit_combined[suit_best] >= 0.6:
                 suit = Suit(self.suit_model.classes[suit_best])
