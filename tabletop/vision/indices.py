@@ -203,9 +203,10 @@ have up to about 30."""
 
 
 def _parts_apart(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, deep: np.ndarray,
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                 ) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray] | None:
     """The parts of ink shapes (``labels``) that come apart at the deeper contrast (``deep``, within the shapes):
-    the parts' labels, their stats and centres, only for parts whose shape splits into two or more (a shape that
+    the parts' label image and the labels in it of the parts kept (part i, counted from 1, is labelled
+    ``kept[i - 1]``), their stats and centres, only for parts whose shape splits into two or more (a shape that
     stays whole is taken once)."""
     count, parts, part_stats, part_centres = cv2.connectedComponentsWithStatsWithAlgorithm(deep, 8, cv2.CV_32S,
                                                                                        cv2.CCL_BBDT)
@@ -231,10 +232,9 @@ def _parts_apart(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, dee
     if len(keep) > PARTS_MAX:  # a table's texture that is one web of ink at the ink contrast: its specks come last
         keep = keep[np.argsort(stats[parent[split], cv2.CC_STAT_AREA], kind="stable")[:PARTS_MAX]]
         keep.sort()
-    # the parts' labels renumbered 1.. in the order kept (others 0), so part i is row count + i - 1 of the stats
-    renumber = np.zeros(count, np.int32)
-    renumber[keep] = np.arange(1, len(keep) + 1)
-    return renumber[parts], part_stats[keep], part_centres[keep]
+    # part i (from 1, in the order kept) is row count + i - 1 of the stats; its pixels are those labelled keep[i - 1]
+    # (looked up in a glyph's box only: relabelling the whole level cost more than finding the parts)
+    return (parts, keep), part_stats[keep], part_centres[keep]
 
 
 _LEVELS = np.arange(256, dtype=np.float32)
@@ -280,7 +280,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         if k not in outlines:
             j = ids[k] + 1
             x0, y0, ww, hh = stats[j, :4]
-            source, label = (labels, j) if j < count else (parts[0], j - count + 1)  # type: ignore[index]
+            source, label = (labels, j) if j < count else (parts[0][0], parts[0][1][j - count])  # type: ignore[index]
             shape = (source[y0 : y0 + hh, x0 : x0 + ww] == label).astype(np.uint8)
             contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             outlines[k] = (np.concatenate(contours).reshape(-1, 2) + (x0, y0)).astype(np.float32)
