@@ -39,6 +39,12 @@ _LINEAR_SHRINK = 0.75
 still draws on the input pixels nearest it: no stroke is dropped), five times cheaper than an area resize by an
 uneven ratio (1280x720 to 1024x576: 0.7 against 3.7 ms); a smaller one by averaging areas."""
 _GLYPH_PX = (7, 26)
+"""A rank glyph's size (its box's longer side, in level pixels) where it is looked for at one level."""
+PIP_MIN_PX = 4
+"""A suit pip's least size (level pixels): a pip is smaller than its glyph (``_PIP_SIZE``), so at the finest level a
+7-9 pixel glyph (a full-HD frame's card of about 120 pixels across, halved to 1024) has a pip of 4-7 pixels."""
+PIP_MIN_AREA = 8
+"""... and its least ink (pixels): a glyph needs 12."""
 _BACKGROUND_KERNEL = 31
 """Side of the square over which the paper's level round a glyph is taken (more than a glyph at any level)."""
 _INK_CONTRAST = (14.0, 0.22)
@@ -257,7 +263,8 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     size = np.maximum(w, h)
     fill = area / np.maximum(1, w * h)
-    ok = (size >= _GLYPH_PX[0]) & (size <= _GLYPH_PX[1] * 1.45) & (area >= 12) & (fill > 0.12)
+    # every shape that may be a pip or a glyph (a glyph's own bounds are asked of the pairs below)
+    ok = (size >= PIP_MIN_PX) & (size <= _GLYPH_PX[1] * 1.45) & (area >= PIP_MIN_AREA) & (fill > 0.12)
     at = np.rint(centres[1:]).astype(int)
     ok &= skipped[np.clip(at[:, 1], 0, skipped.shape[0] - 1), np.clip(at[:, 0], 0, skipped.shape[1] - 1)] == 0
     ids = np.flatnonzero(ok)
@@ -265,11 +272,12 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         return []
     c = centres[1:][ids]
     s = size[ids].astype(np.float32)
+    glyph_like = (s >= _GLYPH_PX[0]) & (area[ids] >= 12)
     # every pair: a pip below a glyph, of a pip's size, at a pip's distance
     d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
     ratio = s[None, :] / s[:, None]
     near = ((d >= _PIP_DISTANCE[0] * s[:, None]) & (d <= _PIP_DISTANCE[1] * s[:, None])
-            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & (s[:, None] >= _GLYPH_PX[0]) & (s[:, None] <= _GLYPH_PX[1] * 1.45))
+            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & glyph_like[:, None] & (s[:, None] <= _GLYPH_PX[1] * 1.45))
     found = []
     outlines: dict[int, np.ndarray] = {}
 
