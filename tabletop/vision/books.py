@@ -1,18 +1,19 @@
 """Book confirmation: does the table show ``book_size`` cards of the claimed rank?
 
 Precision first, and decided over a few frames, as a live camera sends them in about half a second
-(a still photo is one frame). A book is confirmed only when most of the frames (:data:`AGREE`) each
-show ``book_size`` distinct cards of the rank, each read confidently, the frames agree on which cards
-they are, and no frame reads another rank where one of them lies (a hand passing over a card in one
-frame hides it, which is no contradiction; a queen read as a king now and then is). When most
-frames read every card confidently and there are too few of the rank, the claim is not confirmed,
-with what was seen ("I see three kings and a queen."). Anything else (no cards, blurred, covered or
-flickering reads) is unsure, with what was seen and what to do.
+(a still photo is one frame), by evidence. A book is confirmed when some frame shows ``book_size``
+distinct cards of the rank, each read surely; the frames that show it whole agree on which cards
+they are; and no frame reads another rank where one of them lies: surely, or as an index (a rank
+and its suit) at all (:data:`CONTRADICTS`). A frame that reads a card there unsurely as the same
+rank, or reads nothing there (a hand passing over it, or an index a few pixels wide that flickers
+in and out of a sure read from frame to frame), is no contradiction; a queen read as a king now and
+then is. When most frames read every card confidently and there are too few of the rank, the claim is
+not confirmed, with what was seen ("I see three kings and a queen."). Anything else (no cards,
+blurred, covered or flickering reads) is unsure, with what was seen and what to do.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -24,15 +25,18 @@ from tabletop.vision.detection import Detection
 from tabletop.vision.pipeline import see
 from tabletop.vision.reader import Reader
 
-__all__ = ["BookCheck", "check_book", "judge_book", "describe", "SURE", "AGREE"]
+__all__ = ["BookCheck", "check_book", "judge_book", "describe", "SURE", "CONTRADICTS"]
 
 SURE = 0.8
 """Confidence at or above which a read counts towards a verdict."""
 _MAX_OF_A_RANK = 4  # one deck has four cards of a rank
 _SAME_PLACE = 0.3  # boxes overlapping this much (intersection over union) in two frames are the same card
 UNCLEAR = sentences.UNCLEAR
-AGREE = 0.6
-"""Share of the frames that must each show the whole book before it is confirmed."""
+CONTRADICTS = 0.5
+"""A read of another rank naming its suit (an index: rank glyph over suit pip) at least this sure, the pipeline's
+bar for a card, contradicts a book card it lies on in any frame that does not read the card there surely as the
+claimed rank (a whole three read as a five at 0.66 over the three's index read at 0.97); a read naming no suit does
+so only at ``SURE`` (the pipeline's doubtful card, hung any way round, over a sliver of paper or a hand)."""
 
 
 @dataclass(frozen=True)
@@ -111,8 +115,7 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
             places += [d.box for d in matches]
         elif len(sure) == len(detections) and len(matches) < book_size:
             short += 1
-    needed = max(1, math.ceil(AGREE * len(seen)))
-    if len(whole) >= needed and _agree(whole) and not _read_otherwise(rank, places, seen):
+    if whole and _agree(whole) and not _read_otherwise(rank, places, seen):
         return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
     if short >= len(seen) // 2 + 1 and not whole:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
@@ -132,11 +135,25 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> floa
 
 
 def _read_otherwise(rank: Rank, places: list[tuple[int, int, int, int]], seen: list[list[Detection]]) -> bool:
-    """Some frame surely reads another rank where a frame saw one of the book's cards: a card misread in some
-    frames, so in none of them to be trusted. A frame where a hand covers a card reads nothing there, which is
-    no contradiction: the others show the book."""
-    return any(d.rank is not rank and _overlap(d.box, place) > _SAME_PLACE
-               for detections in seen for d in _sure(detections) for place in places)
+    """Some frame reads another rank where a frame saw one of the book's cards: surely, or as an index at all
+    (:data:`CONTRADICTS`) where that frame reads no card of the rank surely. A card misread in some frames is to be
+    trusted in none of them. A frame where a hand covers a card, or the card's index goes unread for a moment,
+    reads nothing there, which is no contradiction: other frames show the book."""
+    for detections in seen:
+        sure = [d for d in _sure(detections) if d.rank is rank]
+        for d in detections:
+            if d.rank is None or d.rank is rank or not any(_overlap(d.box, place) > _SAME_PLACE for place in places):
+                continue
+            if d.confidence >= SURE:
+                return True
+            if _contradicts(d) and not any(_overlap(d.box, k.box) > _SAME_PLACE for k in sure):
+                return True
+    return False
+
+
+def _contradicts(d: Detection) -> bool:
+    """An unsure read of another rank that would contradict a book card: one naming its suit (an index)."""
+    return d.suit is not None and d.confidence >= CONTRADICTS
 
 
 def _agree(whole: list[frozenset]) -> bool:

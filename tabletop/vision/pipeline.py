@@ -263,15 +263,16 @@ def _own_indices(reading, cand, seen, other) -> bool:
     u, v = cand.corners[1] - cand.corners[0], other.corners[1] - other.corners[0]
     if float(u @ v) >= 0:
         return True  # lying the same way round, each hung on its own index
-    side = _SAME_INDEX * min(cand.short_side, other.short_side)
+    short = min(cand.short_side, other.short_side)
     ends = []  # (an index corner, the other's far corner), measured far corners only where there are any
     if _two_agree(seen):
         ends.append((cand.corners[0], other.corners[2]))
     if _two_agree(reading):
         ends.append((other.corners[0], cand.corners[2]))
-    if not ends:
-        ends = [(cand.corners[0], other.corners[2]), (other.corners[0], cand.corners[2])]
-    return all(float(_length(a - b)) >= side for a, b in ends)
+    if ends:  # a far corner measured where its index reads lies on that index: a pile's next index lies further
+        return all(float(_length(a - b)) >= _OWN_INDEX * short for a, b in ends)
+    ends = [(cand.corners[0], other.corners[2]), (other.corners[0], cand.corners[2])]
+    return all(float(_length(a - b)) >= _SAME_INDEX * short for a, b in ends)
 
 
 def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
@@ -291,7 +292,9 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
             continue  # read surely at both corners already, hung another way
         searched.append(cand)
         found = _far_index(image, cand.corners, reading, reader)
-        if found is not None:
+        if found is not None and found[0].confidence >= min(reading.confidence, SURE_AT_BOTH):
+            # (a far index that leaves a card read surely at its first unsure is another card's: a fan's or a
+            # pile's next card, of the same rank, lies where a size guessed for this one looks for its far index)
             both, corners = found
             measured = replace(cand, corners=corners, confirm=False)
             read = [(both, measured) if c is cand else (r, c) for r, c in read]
