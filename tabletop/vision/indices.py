@@ -39,6 +39,16 @@ _LINEAR_SHRINK = 0.75
 still draws on the input pixels nearest it: no stroke is dropped), five times cheaper than an area resize by an
 uneven ratio (1280x720 to 1024x576: 0.7 against 3.7 ms); a smaller one by averaging areas."""
 _GLYPH_PX = (7, 26)
+"""A rank glyph's size (its box's longer side, in level pixels) where it is looked for at one level."""
+_GLYPH_MIN_AREA = 12
+"""... and its least ink (level pixels)."""
+PIP_MIN_PX, PIP_MIN_AREA = 4, 8
+"""A suit pip's least size and ink (level pixels) at the finest level when that level is shrunk from the frame: the
+reader reads the frame, where a pip this small at the level is a readable one (a full-HD card about 120 pixels
+across has a 16-pixel glyph over a 12-pixel pip, 8 over 6 at 1024, and a pip of 7 was needed). Elsewhere a pip is
+as large as a glyph must be (``_GLYPH_PX``, ``_GLYPH_MIN_AREA``): at the frame's own size smaller print is beyond
+the reader (Edje's 504-pixel photos: print on a box read as a 3 over a pip at 0.89), and at a coarser level the
+finer one sees the same index larger."""
 _BACKGROUND_KERNEL = 31
 """Side of the square over which the paper's level round a glyph is taken (more than a glyph at any level)."""
 _INK_CONTRAST = (14.0, 0.22)
@@ -90,8 +100,10 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         # ink runs together across a blurred pixel where a glyph is about ten pixels tall: at the finest level (a
         # coarser one sees larger glyphs, that the finest sees too, or with wider gaps)
         finest = side == min(longest, _FINEST_LEVEL)
+        pip = ((max(PIP_MIN_PX, _GLYPH_PX[0] * scale), max(PIP_MIN_AREA, _GLYPH_MIN_AREA * scale * scale))
+               if finest else (_GLYPH_PX[0], _GLYPH_MIN_AREA))
         for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
-                                                       in_parts=finest):
+                                                       in_parts=finest, pip=pip):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
@@ -244,9 +256,10 @@ _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 25
 
 
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float], in_parts: bool = True,
+                   pip: tuple[float, float] = (_GLYPH_PX[0], _GLYPH_MIN_AREA),
                    ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
     """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
-    only in parts of its ink (``_parts_apart``)."""
+    only in parts of its ink (``_parts_apart``). ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
     mask, deep = _ink_mask(level)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
@@ -258,7 +271,8 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     size = np.maximum(w, h)
     fill = area / np.maximum(1, w * h)
-    ok = (size >= _GLYPH_PX[0]) & (size <= _GLYPH_PX[1] * 1.45) & (area >= 12) & (fill > 0.12)
+    # every shape that may be a pip or a glyph (a glyph's own bounds are asked of the pairs below)
+    ok = (size >= pip[0]) & (size <= _GLYPH_PX[1] * 1.45) & (area >= pip[1]) & (fill > 0.12)
     at = np.rint(centres[1:]).astype(int)
     ok &= skipped[np.clip(at[:, 1], 0, skipped.shape[0] - 1), np.clip(at[:, 0], 0, skipped.shape[1] - 1)] == 0
     ids = np.flatnonzero(ok)
@@ -266,11 +280,12 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         return []
     c = centres[1:][ids]
     s = size[ids].astype(np.float32)
+    glyph_like = (s >= _GLYPH_PX[0]) & (area[ids] >= _GLYPH_MIN_AREA)
     # every pair: a pip below a glyph, of a pip's size, at a pip's distance
     d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
     ratio = s[None, :] / s[:, None]
     near = ((d >= _PIP_DISTANCE[0] * s[:, None]) & (d <= _PIP_DISTANCE[1] * s[:, None])
-            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & (s[:, None] >= _GLYPH_PX[0]) & (s[:, None] <= _GLYPH_PX[1] * 1.45))
+            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & glyph_like[:, None] & (s[:, None] <= _GLYPH_PX[1] * 1.45))
     found = []
     outlines: dict[int, np.ndarray] = {}
 
