@@ -1,6 +1,6 @@
 """Vision bench: rank recall and precision per card, book confirmation and speed, set by set.
 
-    python tests/bench/vision.py [--quick] [--scenes N] [--only SET ...]
+    python tests/bench/vision.py [--quick] [--scenes N] [--only SET ...] [--against CHECKOUT [--pairs N]]
 
 Each set is reported on its own (never tune on one set alone):
 
@@ -14,7 +14,10 @@ Each set is reported on its own (never tune on one set alone):
 - ``edje``: the EdjeElectronics photos (../shared/data/cards-dev, Apache-2.0), labels matched one to one;
 - ``bidly``: the seven bidly deal photos (MIT): no labels, so the cards read (a card of the deck named
   twice in one photo is surely wrong once) against a hand count of the cards whose index shows;
-- ``speed``: CPU time per frame at 1280×720 and per 24-megapixel photo, one core.
+- ``speed``: CPU time per frame at 1280×720 and per 24-megapixel photo, one core; with ``--against`` another
+  checkout (e.g. ``../main``), also the ratio of this checkout's CPU time to its on the same HD frames, the two run
+  in turn in fresh processes (``--pairs`` times each): this machine's own speed varies twofold within an hour, so
+  the paired ratio is the figure to compare.
 
 Recall: cards whose index shows (composites: labelled; Edje: every labelled card) read with the right
 rank. Precision: of the detections that name a rank, those lying on a card of that rank (matched one to
@@ -33,7 +36,9 @@ import argparse
 import csv
 import math
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -293,15 +298,62 @@ def bidly_deals() -> list[dict] | None:
     return rows
 
 
+def speed_frames(count: int, seed: int, camera: str) -> list[np.ndarray]:
+    """Composited frames (real faces, held-out tables, 4–8 cards, or a book of 2) from ``camera``."""
+    return [scenes.compose(seed + i, split="held_out", camera=camera, layout=("scattered", "book_row", "touching")[i % 3],
+                           count=int(np.random.default_rng(seed + i).integers(4, 9)) if i % 3 != 1 else 2).image
+            for i in range(count)]
+
+
 def speed(count: int, seed: int, camera: str) -> list[float]:
-    """CPU seconds of ``see`` per composited frame (real faces, held-out tables, 4–8 cards) from ``camera``."""
+    """CPU seconds of ``see`` per ``speed_frames`` frame."""
     cpu = []
-    for i in range(count):
-        c = scenes.compose(seed + i, split="held_out", camera=camera, layout=("scattered", "book_row", "touching")[i % 3],
-                           count=int(np.random.default_rng(seed + i).integers(4, 9)) if i % 3 != 1 else 2)
-        see(c.image[:64, :64].copy())  # the reader is loaded
-        cpu.append(_timed_see(c.image)[1])
+    for image in speed_frames(count, seed, camera):
+        see(image[:64, :64].copy())  # the reader is loaded
+        cpu.append(_timed_see(image)[1])
     return cpu
+
+
+_TIMED_RUN = """
+import os, sys, time
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[var] = "1"
+sys.path.insert(0, sys.argv[1])
+import cv2, numpy as np
+cv2.setNumThreads(1)
+from tabletop.vision import see
+stored = np.load(sys.argv[2])
+frames = [stored[key] for key in stored.files]
+see(frames[0][:64, :64].copy())
+start = time.process_time()
+for frame in frames:
+    see(frame)
+print(time.process_time() - start)
+"""
+
+
+def paired_ratios(reference: Path, frames: list[np.ndarray], pairs: int) -> list[float]:
+    """This checkout's CPU time for ``see`` on ``frames`` over ``reference``'s (another checkout), each run in a fresh
+    process, the two in turn (which goes first alternating), ``pairs`` times: one ratio a pair."""
+    with tempfile.TemporaryDirectory() as folder:
+        stored = Path(folder) / "frames.npz"
+        np.savez(stored, *frames)
+
+        def cpu(checkout: Path) -> float:
+            run = subprocess.run([sys.executable, "-c", _TIMED_RUN, str(checkout), str(stored)], cwd=folder,
+                                 capture_output=True, text=True, check=True)
+            return float(run.stdout.split()[-1])
+
+        ratios = []
+        for i in range(pairs):
+            if i % 2 == 0:
+                mine = cpu(REPO)
+                theirs = cpu(reference)
+            else:
+                theirs = cpu(reference)
+                mine = cpu(REPO)
+            ratios.append(mine / theirs)
+    return ratios
 
 
 # ------------------------------------------------------------------------------------------- report
@@ -323,6 +375,8 @@ def main() -> int:
     parser.add_argument("--phone", type=int, default=8, help="24-megapixel composites")
     parser.add_argument("--only", nargs="+", choices=SETS, default=list(SETS), help="run only these sets")
     parser.add_argument("--quick", action="store_true", help="fewer scenes, for a smoke run")
+    parser.add_argument("--against", type=Path, help="another checkout: the speed set's paired CPU ratio against it")
+    parser.add_argument("--pairs", type=int, default=8, help="paired runs for --against")
     args = parser.parse_args()
     if args.quick:
         args.scenes, args.rendered, args.books, args.phone = 32, 12, 3, 2
@@ -429,6 +483,11 @@ def main() -> int:
         phone = speed(2 if args.quick else 5, BENCH_SEED + 50, "phone")
         print(f"- speed, one core, CPU time: 1280x720 {_ms(hd)} per frame = {1 / statistics.median(hd):.1f} fps; "
               f"24 MP photo {_ms(phone)}")
+        if args.against is not None:
+            ratios = paired_ratios(args.against.resolve(), speed_frames(6 if args.quick else 20, BENCH_SEED + 40, "hd"),
+                                   args.pairs)
+            print(f"  - paired against {args.against} (the same HD frames, fresh processes in turn, {args.pairs} pairs): "
+                  f"CPU ratio median {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})")
         targets.append((">= 15 fps at 1280x720", statistics.median(hd) <= 1 / 15))
         targets.append(("<= 1 s per 24 MP photo", max(phone) <= 1.0))
 

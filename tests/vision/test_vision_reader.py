@@ -128,6 +128,43 @@ def test_far_index_read_from_the_card_turned_round_reads_as_from_the_whole_view(
     assert compared >= 30
 
 
+def test_the_pipelines_shortcut_reads_read_as_the_first_and_both() -> None:
+    """The pipeline reads a corner hypothesis with ``read_first_or_both`` (the verifier asked only about a lone
+    index whose reading is returned) and a far index with ``read_first_naming`` (the near one not read again when the
+    far one names another rank): the same readings as ``read_first_and_both``, at every corner of every card."""
+    from tabletop.cards import Rank
+    from tabletop.vision.finder import CardQuad, find_cards, warp_card
+    from tabletop.vision.glyphs import FIRST_INDEX_VIEW
+    from tabletop.vision.reader import shipped_reader
+
+    reader = shipped_reader()
+    rng = np.random.default_rng(12)
+    deck = Card.deck()
+    compared = named = 0
+    for _ in range(6):
+        scene = render_scene([deck[i] for i in rng.choice(52, 3, replace=False)], rng, perspective=0.15, effects=0.8)
+        for quad in find_cards(scene.image):
+            for turn in range(4):  # each corner as the index corner: indices, blank corners, a card hung askew
+                corners = np.roll(quad.corners, turn, axis=0)
+
+                def views(corners=corners):
+                    return (warp_card(scene.image, CardQuad(corners), FIRST_INDEX_VIEW),
+                            lambda: warp_card(scene.image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW))
+
+                alone, both = reader.read_first_and_both(*views())
+                agree = alone.rank is not None and both.rank is alone.rank and both.corners_read == 2 and both.agree
+                assert reader.read_first_or_both(*views()) == (both if agree else alone)
+                for rank in (alone.rank, Rank.ACE if alone.rank is not Rank.ACE else Rank.KING):
+                    shortcut = reader.read_first_naming(*views(), rank)
+                    if alone.rank is not rank or alone.rank is None:
+                        assert shortcut is None
+                    else:
+                        assert (shortcut[0].rank, shortcut[0].suit, shortcut[1]) == (alone.rank, alone.suit, both)
+                        named += 1
+                compared += 1
+    assert compared >= 40 and named >= 10
+
+
 def _held_out_cards(count: int) -> list[tuple[Card, np.ndarray, tuple[bool, bool]]]:
     """(card, its view turned so that an index that shows is first, which indices show) for every card with an index
     in view in ``count`` composites of the 13 held-out real faces on the held-out tables: printing and tables the
