@@ -468,19 +468,7 @@ class _Stream:
             return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
         segs = [s for s in (fsg.seg() or ()) if _clean(s.word)]
         loudness = _Loudness(b"".join(self.buffer))
-        floor = loudness.floor(segs)
-        if floor is not None:
-            # Words at the edges of the grammar's reading that lie far under the speaker's level are
-            # the table's background, not the speaker ("yes three" where "yes" was said in babble):
-            # dropped when what is left is still a command.
-            loud = [loudness(s.start_frame, s.end_frame) >= floor for s in segs]
-            if any(loud) and not all(loud):
-                first, last = loud.index(True), len(loud) - 1 - loud[::-1].index(True)
-                trimmed = _clean(" ".join(s.word for s in segs[first:last + 1]))
-                if trimmed != text and owner._parse(trimmed, self.players) is not None:
-                    trace["grammar_heard"] = text
-                    text = trimmed
-                    segs = segs[first:last + 1]
+        floor = loudness.floor(segs)  # under it: the table's background, not the speaker
         words = [(_clean(s.word), float(s.prob)) for s in segs]
         agreement = 1.0
         alts: list[str] = []
@@ -501,16 +489,16 @@ class _Stream:
             if floor is not None and owner._open.hyp() is not None:
                 # The open decoder's best reading without the words it heard in the background:
                 # "yes i i i" where someone said "yes" and the table's babble went on.
+                # It is added beside that reading, never in its place, so it can only back a
+                # reading, never take backing away. The grammar's reading is left as it is: taking
+                # words out of it changes what was said ("no, three" -> "three" where the "no" was
+                # quiet), and a command's words are the speaker's to say.
                 heard = _clean(owner._open.hyp().hypstr)
                 spoken = _spoken(owner._open, loudness, floor)
-                if spoken and spoken != heard:
-                    trace["open_heard"] = heard
-                    if heard in open_texts:
-                        at = open_texts.index(heard)
-                        open_texts = open_texts[:at] + [spoken] + open_texts[at + 1:]
-                    else:
-                        open_texts = [spoken] + open_texts
-                    open_texts = list(dict.fromkeys(open_texts))
+                if spoken and spoken != heard and spoken not in open_texts:
+                    trace["open_spoken"] = spoken
+                    at = open_texts.index(heard) + 1 if heard in open_texts else 0
+                    open_texts = open_texts[:at] + [spoken] + open_texts[at:]
             agreement = owner._agreement(text, open_texts, self.players)
             trace["open"] = open_texts
             trace["agreement"] = agreement
