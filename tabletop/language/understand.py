@@ -53,7 +53,7 @@ from tabletop.referee.intents import (
     Yes,
 )
 
-__all__ = ["Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
+__all__ = ["ACT", "Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
            "bare_answer",
            "NOT_CAUGHT"]
 
@@ -65,6 +65,9 @@ _CONFUSION_COST = 0.9       # a rank or name the recogniser may have confused wi
 _NAME_CONFUSABLE = 60.0     # rapidfuzz ratio above which two players' names may be confused
 _EXPECTED_BOOK = 0.7         # a book call public knowledge already proves is the call to expect
 _ACT = 0.5                  # spoken: act when confidence (heard x share) >= this and the margin is wide enough
+ACT = _ACT
+"""Heard confidence below which nothing is acted on: a recogniser's unsure reading (PocketSphinx's
+rescued grammar readings are capped at 0.45) is at most asked about."""
 _MARGIN = 0.25              # cost between the best and the next different reading
 _TYPED_MARGIN = 0.25
 _REPEATED_NAME = 1.5        # a player list that names someone twice

@@ -28,6 +28,7 @@ from tabletop.language.expression import (
     Seq,
     Slot,
     TemplateError,
+    Word,
     parse_template,
 )
 from tabletop.referee import intents as _intents
@@ -124,6 +125,9 @@ class Vocabulary:
     intent_names: tuple[str, ...] = field(default=())
     typed: Mapping[str, str] = field(default_factory=dict)
     """Case-sensitive typed spellings ("As" -> "aces"), never matched as the first word."""
+    steadily_confused_ranks: tuple[tuple[Rank, Rank], ...] = ()
+    """Rank words a recogniser hears one as the other so steadily that two hearings agreeing prove
+    nothing between them (see vocabulary.yaml)."""
 
     @functools.cached_property
     def typed_pattern(self) -> "re.Pattern[str]":
@@ -150,9 +154,42 @@ class Vocabulary:
             return 0.0
         return float(table.get(intent_name, table.get("default", 0.0)))
 
+    def single_words(self, name: str) -> frozenset[str]:
+        """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
+        and the one-word options of the rule ``name`` ("yes", "yeah", "sure" ...).
+
+        One vocabulary feeds everything: the table reads its "yes" and "no" words from here.
+
+        >>> sorted(load_vocabulary().single_words("no") & load_vocabulary().single_words("nope"))
+        ['nah', 'no', 'nope']
+        """
+        exprs = [t.expression for t in self.templates if t.intent == name]
+        if name in self.rules:
+            exprs.append(self.rules[name])
+        out: set[str] = set()
+        for expr in exprs:
+            out |= _one_word_phrases(expr, self.rules)
+        return frozenset(out)
+
     def values_of(self, list_name: str) -> tuple[ListValue, ...]:
         """The fixed values of a list, a union's included."""
         return self.lists[list_name].values
+
+
+def _one_word_phrases(expr: Expression, rules: Mapping[str, Expression], depth: int = 0) -> set[str]:
+    """The one-word phrases ``expr`` can say (rule references followed; a slot is never one word
+    here, as its values are not fixed words of the sentence)."""
+    if depth > 20:
+        return set()
+    if isinstance(expr, Word):
+        return {expr.text} if len(expr.text.split()) == 1 else set()
+    if isinstance(expr, RuleRef):
+        return _one_word_phrases(rules[expr.name], rules, depth + 1) if expr.name in rules else set()
+    if isinstance(expr, Alt):
+        return set().union(*(_one_word_phrases(o, rules, depth + 1) for o in expr.options))
+    if isinstance(expr, Seq) and len(expr.items) == 1:
+        return _one_word_phrases(expr.items[0], rules, depth + 1)
+    return set()  # a sequence says two words or more ("yes please"); an optional part is not followed
 
 
 @functools.lru_cache(maxsize=8)
@@ -348,13 +385,18 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
     )
     sounds = data.get("sounds_like") or {}
     names = data.get("names") or {}
-    confusable: list[tuple[Rank, Rank]] = []
-    for pair in data.get("confusable_ranks") or []:
-        try:
-            a, b = (Rank.from_symbol(str(x)) for x in pair)
-        except (ValueError, TypeError):
-            raise VocabularyError(f"{source}: confusable_ranks: {pair!r} is not a pair of rank symbols") from None
-        confusable.append((a, b))
+    def rank_pairs(key: str) -> list[tuple[Rank, Rank]]:
+        out: list[tuple[Rank, Rank]] = []
+        for pair in data.get(key) or []:
+            try:
+                a, b = (Rank.from_symbol(str(x)) for x in pair)
+            except (ValueError, TypeError):
+                raise VocabularyError(f"{source}: {key}: {pair!r} is not a pair of rank symbols") from None
+            out.append((a, b))
+        return out
+
+    confusable = rank_pairs("confusable_ranks")
+    steady = rank_pairs("steadily_confused_ranks")
     raw_phases = dict(data.get("phases") or {})
     drop = float(raw_phases.pop("drop", 1.5))
     phases: dict[str, dict[str, float]] = {}
@@ -380,6 +422,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
         fuzzy_per_point=float(names.get("fuzzy_per_point", 0.03)),
         unknown_name_cost=float(names.get("unknown_cost", 2.5)),
         confusable_ranks=tuple(confusable),
+        steadily_confused_ranks=tuple(steady),
         phases=phases,
         phase_drop=drop,
         intent_names=tuple(dict.fromkeys(t.intent for t in templates)),

@@ -10,6 +10,7 @@ Kinds of question:
 
 * ``confirm`` — a heard intent costly or unsure to act on ("Stop the game?", "Ben, sevens?"):
   "yes" acts on it, "no" drops it, a corrected slot ("no, sixes") acts on the corrected intent.
+  With ``instead`` set, "no" asks that question instead ("Go fish?" → "no" → "You said tens?").
   With ``confirms`` set it checks one slot heard once ("Sevens?" after "Ana, which rank?"): "yes"
   acts, "no" asks for the slot again without the value denied, and another value ("no, sixes") is
   acted on when the hearings together read it surely (``evidence``: an earlier hearing was unsure
@@ -78,6 +79,10 @@ class Pending:
     misses: int = 0
     confirms: str | None = None
     evidence: tuple[tuple[str, float], ...] = ()
+    instead: "Pending | None" = None
+    """For a ``confirm``, the question a "no" leads to instead of "say it again": right after an
+    ask, "no, tens" is likelier the target's "nope" misheard than the asker's correction, so
+    tabletop asks "Go fish?" and, on "no", asks about the correction ("You said tens?")."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

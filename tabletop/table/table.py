@@ -25,6 +25,15 @@ Hearing safely: a heard (not typed) intent that is costly to get wrong — stop,
 undo, a correction, a hand count, an empty hand, or anything implausible in the phase — is
 confirmed before it is acted on. Typed text is acted on: it is deliberate, and a script that types
 "stop the game" means it.
+
+What each action needs, heard: its own sure hearing. An utterance the recogniser heard unsurely (its
+best reading under :data:`~tabletop.language.understand.ACT`; PocketSphinx caps a rescued grammar
+reading at 0.45) is asked about and never acted on, whatever question was pending (``_rule`` holds
+that as a last line of defence). A "yes" confirms only when heard surely; the target's answer may
+confirm the ask it answers only when it is itself heard surely as that answer; a corrected slot at a
+confirmation ("no, tens" to "Ben, sevens?") is acted on only when the first hearing read it too,
+else checked ("Tens?"). Right after an ask, "no, tens" is asked as "Go fish?" (the target's "nope"
+misheard is likelier), and a "no" to that asks about the correction, so nobody is sent round again.
 """
 
 from __future__ import annotations
@@ -42,9 +51,10 @@ from tabletop.errors import SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
 from tabletop.language.transcript import Transcript
-from tabletop.language.understand import Understanding, understand
+from tabletop.language.understand import ACT, Understanding, understand
+from tabletop.language.vocabulary import load_vocabulary
 from tabletop.referee.game import Game
-from tabletop.referee.intents import Answer, Ask, Book, Control, GoFish, Intent, No, Query, Yes
+from tabletop.referee.intents import Answer, Ask, Book, Control, Correct, GoFish, Intent, No, Query, Yes
 from tabletop.referee.referee import Referee, Ruling
 from tabletop.referee.state import Phase
 from tabletop.rules import Rules
@@ -85,6 +95,7 @@ class Table:
         self.paused = False
         self.stopped = False
         self._pending: Pending | None = None  # the one question tabletop waits on (see .pending)
+        self._heard_well = True  # False while ruling on an utterance the recogniser heard unsurely
         self._lock = threading.RLock()        # the live ears thread reads context() while the game moves
         self._written = len(referee.log)
 
@@ -200,7 +211,12 @@ class Table:
     def hear(self, transcript: Transcript) -> list[Reply]:
         """Rule on one utterance; never raises for anything said."""
         with self._lock:
-            replies = self._hear(transcript)
+            best = transcript.candidates()[0] if transcript.candidates() else None
+            self._heard_well = transcript.engine == "text" or (best is not None and best.confidence >= ACT)
+            try:
+                replies = self._hear(transcript)
+            finally:
+                self._heard_well = True
             replies += self._settle_if_closed()
             pending = self.pending
             if pending is not None and replies and replies[-1].event.get("event") != "question":
@@ -237,9 +253,13 @@ class Table:
             text = again.question if again.choices != pending.choices else sentences.SORRY_HOW_MANY
             return [self._question(text, base, intent, "slot", replace(again, question=text))]
         if pending is None or pending.kind == "count":
-            return self._answer(intent, transcript, heard, base)
+            return self._answer(intent, transcript, heard, base, fresh=pending is None)
         self._pending = None
         sure = heard.act or transcript.engine == "text"
+        if isinstance(intent, Yes) and not sure and pending.kind in ("confirm", "overrule", "seen_book"):
+            # A "yes" not heard surely confirms nothing: an unsure reading (a grammar reading the open
+            # decoder did not back, capped below acting) never reaches an action through a question.
+            return self._unsure(pending, heard, base, intent)
         if pending.confirms is not None:
             checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:
@@ -248,8 +268,14 @@ class Table:
             if isinstance(intent, Yes) and pending.kind == "confirm":
                 assert pending.intent is not None
                 return self._rule(pending.intent, pending.text, base)
+            if isinstance(intent, No) and pending.instead is not None:
+                self._pending = instead = pending.instead
+                return [self._question(instead.question, base, intent, "confirm", instead)]
             if isinstance(intent, No):
                 return [self._reply(sentences.SAY_IT_AGAIN, base, intent, "ok")]
+            corrected = _corrected_slot(intent, pending)
+            if corrected is not None and transcript.engine != "text":
+                return self._correction(pending, intent, corrected, heard, base)
             if pending.intent is not None and type(intent) is type(pending.intent):
                 # The slot asked for, a corrected slot ("no, sixes") or the sentence again.
                 if sure:
@@ -278,7 +304,7 @@ class Table:
                 self._pending = again = pending.missed()
                 return [self._question(again.question, base, intent, "slot", again)]
             if pending.kind == "confirm" and isinstance(pending.intent, Ask) and isinstance(intent, Answer) \
-                    and transcript.text.lower().split()[:1] in _YES_FIRST:
+                    and _first_word(transcript.text) in _yes_words() and _heard_surely(transcript, heard.text):
                 # "yes three" or "yes I do" to "Ben, sevens?": the asker's yes with words the noise
                 # made (they moved cards nobody gave, or asked Ben "How many?" when he had none), or
                 # Ben's own answer. The yes confirms the ask; the answer is not taken from it: Ben,
@@ -287,6 +313,9 @@ class Table:
             if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)) and not \
                     self._answers(pending.intent, transcript):
                 # An unsure "go fish" may be the asker's "no, jacks": ask the same question again.
+                # The target's answer may confirm the ask it answers, but only when it is sure on
+                # its own, heard as it was said and heard as the answer: a "yes" misheard at 20 dB as
+                # an answer was acted on twice (the ask, and "Ben gives Ana an ace").
                 self._pending = again = pending.missed()
                 return [self._question(again.question, base, intent, "confirm", again)]
             if isinstance(pending.intent, Ask) and isinstance(intent, (Answer, GoFish)):
@@ -314,6 +343,33 @@ class Table:
             if isinstance(intent, No):
                 return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         return self._answer(intent, transcript, heard, base)
+
+    def _correction(self, pending: Pending, intent: Intent, slot: str, heard: Understanding,
+                    base: dict[str, Any]) -> list[Reply]:
+        """"No, tens" to "Ben, sevens?": one slot of the intent confirmed, corrected. Acted on when the
+        hearings together read it surely (the first hearing read it too: see _corrected_surely); else
+        the corrected value is checked ("Tens?"), as a value heard once is never acted on. A bare "no"
+        is often heard as "no five" or "no Ana" when a grammar holds corrections."""
+        assert pending.intent is not None
+        denied = _slot_json(pending.intent, slot)
+        before = tuple((key.split(":", 1)[1], score) for key, score in pending.evidence
+                       if key.startswith(slot + ":"))
+        choices = tuple(c for c in self._choices(slot, pending.intent) if c != denied)
+        if heard.act and self._heard_well and \
+                _corrected_surely(_slot_json(intent, slot), before, _evidence(heard, slot), choices):
+            return self._rule(intent, pending.text, base)
+        check = replace(pending, confirms=slot, evidence=before, choices=choices, misses=0,
+                        likely=tuple(v for v, _ in before if v != denied))
+        return [self._check(check, intent, check.likely, base, heard=heard)]
+
+    def _unsure(self, pending: Pending, heard: Understanding, base: dict[str, Any], intent: Intent | None) -> list[Reply]:
+        """An answer to ``pending`` not heard surely enough to act on: the question is asked once more
+        (as after an answer not caught), then dropped."""
+        if pending.misses + 1 < OFFER_AFTER:
+            self._pending = again = replace(pending, misses=pending.misses + 1)
+            return [self._question(f"{UNHEARD} {again.question}", base, intent, "unheard", again)]
+        self._pending = None
+        return [self._reply(heard.reason or UNHEARD, base, intent, "unheard")]
 
     def _check(self, pending: Pending, intent: Intent, likely: tuple[str, ...], base: dict[str, Any],
                again: bool = False, heard: Understanding | None = None) -> Reply:
@@ -367,7 +423,7 @@ class Table:
         # likely only as a rank confusable with sixes) and acted on.
         now = _evidence(heard, slot)
         allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
-        if _corrected_surely(value, pending.evidence, now, allowed):
+        if self._heard_well and _corrected_surely(value, pending.evidence, now, allowed):
             return self._rule(intent, pending.text, base)
         # The value denied stays out of play: a real FSDD "six" heard "ten", then "no nine", then "ten"
         # again to "Nines?" was acted on as tens when the denied tens were still a choice.
@@ -383,22 +439,46 @@ class Table:
         asked = replace(self._context(None), phase="answer", asker=ask.asker or self._context(None).current,
                         target=ask.target, rank=ask.rank)
         again = understand(transcript, asked)
-        if isinstance(again.intent, GoFish) and transcript.text.strip().lower().startswith(_NO_WORDS):
+        if isinstance(again.intent, GoFish) and _first_word(transcript.text) in _no_words():
             return False  # "no, I don't" sounds like the asker's "no, jacks": the question is asked again
-        return again.act and isinstance(again.intent, (Answer, GoFish))
+        # sure on its own: acted on as the answer, and what the recogniser heard best, heard surely
+        return again.act and isinstance(again.intent, (Answer, GoFish)) and _heard_surely(transcript, again.text)
 
     def _answer(self, intent: Intent, transcript: Transcript, heard: Understanding,
-                base: dict[str, Any]) -> list[Reply]:
+                base: dict[str, Any], *, fresh: bool = False) -> list[Reply]:
+        """Act on a heard intent, or ask about it when it is not sure; ``fresh`` when no question of
+        tabletop's was pending as it was said."""
         if heard.missing is not None and heard.confirm:
             ask = Pending("slot", heard.confirm, heard.missing, intent=intent, text=transcript.text,
                           choices=self._choices(heard.missing, intent), likely=heard.likely)
             self._pending = ask
             return [self._question(heard.confirm, base, intent, "slot", ask)]
-        if heard.confirm and not isinstance(intent, (Yes, No)):
-            ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text)
+        if heard.confirm and isinstance(intent, (Yes, No)) and self.game.state.phase is Phase.ANSWER:
+            # An unsure "yes" or "no" right after an ask is the referee's answer (Answer, or a go fish)
+            # heard unsurely: asked about ("Yes, you have some?" · "Go fish?"), never acted on. Real
+            # Speech Commands "sheila"s were heard as "sure" and acted on as Ben's "yes".
+            meant: Intent = Answer(None) if isinstance(intent, Yes) else GoFish()
+            ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
             self._pending = ask
-            return [self._question(heard.confirm, base, intent, "confirm", ask)]
+            return [self._question(ask.question, base, meant, "confirm", ask)]
+        if heard.confirm and not isinstance(intent, (Yes, No)):
+            ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text,
+                          evidence=_readings(heard))
+            if fresh and self._likelier_go_fish(intent, transcript):
+                # "nope" heard as "no tens" right after "Ben, tens?": Ben's go fish is far likelier
+                # than Ana correcting her ask, so tabletop asks "Go fish?"; a "no" to that asks about
+                # the correction ("You said tens?"), so an asker who meant it is never sent round again.
+                ask = Pending("confirm", sentences.confirm(GoFish()), intent=GoFish(), text=transcript.text, instead=ask)
+            self._pending = ask
+            return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
+
+    def _likelier_go_fish(self, intent: Intent, transcript: Transcript) -> bool:
+        """Whether a heard correction opening with "no" comes right after an ask (nothing else said
+        since): the target's "nope" misheard is then likelier than the asker's "no, tens"."""
+        return (isinstance(intent, Correct) and transcript.engine != "text"
+                and self.game.state.phase is Phase.ANSWER and intent.count is None and intent.player is None
+                and _first_word(transcript.text) in _no_words())
 
     def hear_text(self, text: str) -> list[Reply]:
         """Rule on one typed line."""
@@ -433,6 +513,13 @@ class Table:
     # ---- ruling ----
 
     def _rule(self, intent: Intent, text: str | None, base: dict[str, Any], *, look: bool = True) -> list[Reply]:
+        if not self._heard_well and not isinstance(intent, Query):
+            # The last line of defence: whatever path led here, an utterance the recogniser heard
+            # unsurely (its best reading under ACT: a rescued grammar reading is capped at 0.45)
+            # is asked about, never acted on.
+            ask = Pending("confirm", sentences.confirm(intent, self._context(None).rank), intent=intent, text=text)
+            self._pending = ask
+            return [self._question(ask.question, base, intent, "confirm", ask)]
         if isinstance(intent, Control):
             return [self._control(intent, base)]
         if self.paused and not isinstance(intent, Query):
@@ -546,8 +633,31 @@ class Table:
         return Reply(text, event, detail=str(event.get("detail", "")))
 
 
-_NO_WORDS = ("no", "nope", "nah")
-_YES_FIRST = [[w] for w in ("yes", "yeah", "yep", "yup", "sure", "correct", "right", "exactly", "affirmative")]
+def _yes_words() -> frozenset[str]:
+    """The words that alone say "yes" (vocabulary.yaml's ``yes`` intent and ``<yes>`` rule)."""
+    return load_vocabulary().single_words("yes")
+
+
+def _no_words() -> frozenset[str]:
+    """The words that alone say "no" and also open a correction ("no, jacks"): vocabulary.yaml's
+    ``no`` intent and ``<nope>`` rule both hold them."""
+    vocab = load_vocabulary()
+    return vocab.single_words("no") & vocab.single_words("nope")
+
+
+def _heard_surely(transcript: Transcript, text: str) -> bool:
+    """Whether ``text`` is what the recogniser heard best, and heard surely (typed text is): a
+    reading from lower down its n-best list, or one it was unsure of (a rescued grammar reading the
+    open decoder did not back is capped below :data:`ACT`), is never acted on."""
+    if transcript.engine == "text":
+        return True
+    best = transcript.candidates()[0] if transcript.candidates() else None
+    return best is not None and best.text == text and best.confidence >= ACT
+
+
+def _first_word(text: str) -> str:
+    words = text.lower().replace(",", " ").split()
+    return words[0] if words else ""
 
 
 def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
@@ -580,6 +690,27 @@ def _evidence(heard: Understanding, slot: str) -> Evidence:
     return tuple(sorted(best.items(), key=lambda kv: -kv[1]))
 
 
+def _readings(heard: Understanding) -> Evidence:
+    """What one hearing read for every slot, as ("slot:value", score): kept with a confirmation
+    ("Ben, sevens?") so that a correction of one slot ("no, tens") can be weighed against it."""
+    out: list[tuple[str, float]] = []
+    for slot in ("rank", "target", "count"):
+        out += [(f"{slot}:{value}", score) for value, score in _evidence(heard, slot)]
+    return tuple(out)
+
+
+def _corrected_slot(intent: Intent, pending: Pending) -> str | None:
+    """The one slot in which ``intent`` corrects the whole intent a confirmation asks about, or None."""
+    if pending.kind != "confirm" or pending.confirms is not None or pending.intent is None or \
+            type(intent) is not type(pending.intent) or intent == pending.intent:
+        return None
+    for slot in ("rank", "target", "count"):
+        if hasattr(intent, slot) and getattr(intent, slot) is not None and \
+                getattr(intent, slot) != getattr(pending.intent, slot, None) and _same_but(intent, pending.intent, slot):
+            return slot
+    return None
+
+
 def _add(a: Evidence, b: Evidence) -> Evidence:
     """Evidence summed over hearings (the hearings are independent looks at one intended value)."""
     total = dict(a)
@@ -597,11 +728,23 @@ def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tupl
     earlier = {v: s for v, s in before if v in allowed}
     if earlier.get(value, 0.0) <= 0.0 or not now or now[0][0] != value:
         return False
+    if any(other in allowed for other in _steadily_confused(value)):
+        return False  # FSDD's "six" heard "ten", then "no, six" heard "no ten": the hearings agree wrongly
     if earlier[value] < RUNNER_UP_RATIO * max((s for v, s in earlier.items() if v != value), default=0.0):
         return False
     total = {v: s for v, s in _add(before, now) if v in allowed}
     rival = max((s for v, s in total.items() if v != value), default=0.0)
     return total[value] >= CORRECTION_RATIO * rival
+
+
+def _steadily_confused(value: str) -> tuple[str, ...]:
+    """The values a recogniser steadily hears ``value`` for, or ``value`` for them
+    (vocabulary.yaml's ``steadily_confused_ranks``)."""
+    out = []
+    for a, b in load_vocabulary().steadily_confused_ranks:
+        if value in (a.symbol, b.symbol):
+            out.append(b.symbol if value == a.symbol else a.symbol)
+    return tuple(out)
 
 
 def _slot_json(intent: Intent, slot: str) -> str:

@@ -16,6 +16,7 @@ shape as a whole is taken for its cards.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,21 @@ _ASPECT_RANGE = (1.15, 1.75)
 _MIN_AREA = 0.004  # of the frame
 _MAX_AREA = 0.6
 _SKEW = 0.42  # |cos| of a corner angle: 65..115 degrees (perspective skews a card's corners a little)
+
+
+def _length(vector: np.ndarray):
+    """``np.linalg.norm(vector)``: the same arithmetic (a dot product, its square root, in the vector's float
+    type), without its dispatch, which cost more than the sum itself on the few-element vectors measured here."""
+    vector = np.asarray(vector)
+    if not issubclass(vector.dtype.type, np.inexact):
+        vector = vector.astype(float)
+    vector = vector.ravel(order="K")
+    return np.sqrt(vector.dot(vector))
+
+
+def _lengths(rows: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(rows, axis=1)`` of float rows: the same arithmetic, without its dispatch."""
+    return np.sqrt(np.add.reduce(rows * rows, axis=1))
 
 
 @dataclass(frozen=True)
@@ -64,13 +80,13 @@ def order_quad(points: np.ndarray) -> np.ndarray:
     centre = pts.mean(axis=0)
     angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
     pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
-    first = np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2])
-    second = np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3])
+    first = _length(pts[1] - pts[0]) + _length(pts[3] - pts[2])
+    second = _length(pts[2] - pts[1]) + _length(pts[0] - pts[3])
     if first > second:  # make edge 0→1 a short edge: the card's top
-        pts = np.roll(pts, -1, axis=0)
+        pts = pts[[1, 2, 3, 0]]
     # of the two short edges start at the one nearer the top of the frame (stable, not required)
     if pts[0:2, 1].mean() > pts[2:4, 1].mean():
-        pts = np.roll(pts, 2, axis=0)
+        pts = pts[[2, 3, 0, 1]]
     return np.ascontiguousarray(pts)
 
 
@@ -95,14 +111,21 @@ has its last columns computed another way (up to 1 grey level apart here and the
 block's edge is the whole view's top left exactly (``test_partial_warp_is_the_views_top_left``)."""
 
 
-def paper_mask(small: np.ndarray) -> np.ndarray:
-    """Binary mask (uint8 0/255) of card-paper pixels: bright, grey and brighter than their surroundings."""
+def _paper_score(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How much each pixel looks like card paper (bright and grey: its lowest channel less half its colour's
+    spread), and that score's mean round it (a sixth of the frame): both paper measures start from them."""
     b, g, r = cv2.split(small)
     paper = cv2.min(cv2.min(b, g), r).astype(np.float32)  # white and grey stay high; colours and dark go low
     spread = cv2.max(cv2.max(b, g), r).astype(np.float32) - paper
     score = paper - 0.5 * spread
     size = max(small.shape[:2])
-    background = cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+    return score, cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+
+
+def paper_mask(small: np.ndarray, scored: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Binary mask (uint8 0/255) of card-paper pixels: bright, grey and brighter than their surroundings.
+    ``scored``: ``_paper_score(small)``, if already worked out."""
+    score, background = scored if scored is not None else _paper_score(small)
     score8 = np.clip(score, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(score8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     global_mask = score > max(otsu, 90)
@@ -115,14 +138,10 @@ def paper_mask(small: np.ndarray) -> np.ndarray:
     return mask
 
 
-def local_paper_mask(small: np.ndarray) -> np.ndarray:
-    """Binary mask of pixels paler and greyer than their surroundings, with no global threshold (dim light)."""
-    b, g, r = cv2.split(small)
-    paper = cv2.min(cv2.min(b, g), r).astype(np.float32)
-    spread = cv2.max(cv2.max(b, g), r).astype(np.float32) - paper
-    score = paper - 0.5 * spread
-    size = max(small.shape[:2])
-    background = cv2.blur(score, (size // 6 | 1, size // 6 | 1))
+def local_paper_mask(small: np.ndarray, scored: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Binary mask of pixels paler and greyer than their surroundings, with no global threshold (dim light).
+    ``scored``: ``_paper_score(small)``, if already worked out."""
+    score, background = scored if scored is not None else _paper_score(small)
     mask = ((score > background + 18) & (score > 60)).astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
@@ -161,7 +180,7 @@ def _edge_mask(small: np.ndarray) -> np.ndarray:
 
 
 def _quad_aspect(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    sides = _lengths(quad[[1, 2, 3, 0]] - quad)
     first, second = sides[0] + sides[2], sides[1] + sides[3]
     return max(first, second) / max(1e-6, min(first, second))
 
@@ -170,7 +189,7 @@ def _square_cornered(quad: np.ndarray, tolerance: float = _SKEW) -> bool:
     """True if every corner is a right angle within ``tolerance`` (cos): a card seen from above, not a wedge."""
     for i in range(4):
         a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
-        cos = float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
+        cos = float(a @ b) / max(1e-6, float(_length(a) * _length(b)))
         if abs(cos) > tolerance:
             return False
     return True
@@ -300,9 +319,9 @@ class CornerCandidate:
     paired: bool = False  # spanned by its two indices (``indices.pair_indices``): its corners measured, not guessed
     by_parts: bool = False  # its index found only in parts of its ink that come apart at a deeper contrast
 
-    @property
-    def short_side(self) -> float:
-        return float(np.linalg.norm(self.corners[1] - self.corners[0]))
+    @functools.cached_property
+    def short_side(self) -> float:  # asked many times of each hypothesis when they are compared: worked out once
+        return float(_length(self.corners[1] - self.corners[0]))
 
 
 def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool] | None = None,
@@ -318,12 +337,13 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     h, w = frame.shape[:2]
     scale = min(1.0, _WORK_SIZE / max(h, w))
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
-    mask = paper_mask(small)
+    scored = _paper_score(small)
+    mask = paper_mask(small, scored)
     edges = _edge_mask(small)
     frame_area = float(mask.shape[0] * mask.shape[1])
     candidates, blobs = _blob_quads(mask, frame_area, edges)
     # cards in dim light or on a pale table are not paper by the global measure, only brighter than round them
-    relaxed, relaxed_blobs = _blob_quads(local_paper_mask(small), frame_area, edges)
+    relaxed, relaxed_blobs = _blob_quads(local_paper_mask(small, scored), frame_area, edges)
     # second source: regions closed by edges, kept only where they are mostly paper
     edge_blobs: list[np.ndarray] = []
     contours, hierarchy = cv2.findContours(255 - edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -389,7 +409,7 @@ def _long_edges(polygon: np.ndarray, min_len: float) -> list[tuple[np.ndarray, n
     """The polygon's edges at least ``min_len`` long, in order round it (short edges are rounded corners, nicks)."""
     pts = polygon.reshape(-1, 2).astype(np.float32)
     return [(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))
-            if np.linalg.norm(pts[(i + 1) % len(pts)] - pts[i]) >= min_len]
+            if _length(pts[(i + 1) % len(pts)] - pts[i]) >= min_len]
 
 
 def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.ndarray | None:
@@ -498,7 +518,7 @@ def _several_cards(gray: np.ndarray, quad: np.ndarray) -> bool:
     """True if a card-shaped quad is several cards of a fan: a line parallel to its short sides runs right across it."""
     c = quad.astype(np.float32)
     across, along = c[1] - c[0], c[3] - c[0]
-    short, long = float(np.linalg.norm(across)), float(np.linalg.norm(along))
+    short, long = float(_length(across)), float(_length(along))
     if short < 20 or long < 20:
         return False
     return bool(_side_lines(gray, c[0], along / long, across / short, 0.15 * long, 0.85 * long,
@@ -614,12 +634,12 @@ def _blob_corners(contour: np.ndarray, min_long: float, width: int, height: int)
     for (p0, p1), (q0, q1) in zip(edges, edges[1:] + edges[:1]):
         point = _intersect(p0, p1, q0, q1)
         reach = CORNER_REACH * perimeter
-        if point is None or np.linalg.norm(point - p1) > reach or np.linalg.norm(point - q0) > reach:
+        if point is None or _length(point - p1) > reach or _length(point - q0) > reach:
             continue
         if _cut_by_frame(np.array([p0, p1]), width, height) or _cut_by_frame(np.array([q0, q1]), width, height):
             continue  # an edge along the picture's border is where the view ends, not a card's edge
         d1, d2 = p0 - point, q1 - point
-        l1, l2 = float(np.linalg.norm(d1)), float(np.linalg.norm(d2))
+        l1, l2 = float(_length(d1)), float(_length(d2))
         if l1 < 1 or l2 < 1:
             continue
         d1, d2 = d1 / l1, d2 / l2
@@ -644,7 +664,7 @@ def _deck_long_side(kept: list[CardQuad]) -> float | None:
     """The median long side of the whole cards found (one deck), or None when there are none."""
     sides = []
     for quad in kept:
-        e = np.linalg.norm(np.roll(quad.corners, -1, axis=0) - quad.corners, axis=1)
+        e = _lengths(quad.corners[[1, 2, 3, 0]] - quad.corners)
         sides.append(max(e[0] + e[2], e[1] + e[3]) / 2)
     return float(np.median(sides)) if sides else None
 
@@ -672,10 +692,11 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     out: list[CornerCandidate] = []
     scanned: dict[tuple[int, ...], list[float]] = {}  # fan lines by corner: several paper measures give one corner
     bite = max(5, int(BITE_SHARE * max(shape)) | 1)  # odd
+    uncovered = ~covered
     for number, contour in enumerate(list(blobs) + list(new_only)):
         blob = np.zeros(shape, np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
-        left = np.count_nonzero(blob & ~covered)
+        left = np.count_nonzero(blob & uncovered)
         explained = left < EXPLAINED_CARD * unit or left < EXPLAINED_BLOB * float(np.count_nonzero(blob))
         blob_paper = _LazyPaper(blob, contour, bite)
         for corner in _blob_corners(contour, min_long, width, height):

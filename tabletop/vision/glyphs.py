@@ -15,7 +15,7 @@ import numpy as np
 
 from tabletop.vision.finder import VIEW_H, VIEW_W, WARP_BLOCK
 
-__all__ = ["hog", "CornerGlyphs", "corner_glyphs", "rank_features", "suit_features", "card_corners",
+__all__ = ["hog", "float_mean", "CornerGlyphs", "corner_glyphs", "rank_features", "suit_features", "card_corners",
            "first_corner", "FIRST_INDEX_VIEW"]
 
 _CORNER_W, _CORNER_H = int(0.27 * VIEW_W), int(0.36 * VIEW_H)
@@ -65,6 +65,18 @@ def _cell_bins(h: int, w: int, cell: int, bins: int) -> np.ndarray:
     return flat
 
 
+
+def float_mean(values: np.ndarray, axis: int | None = None):
+    """``values.mean(axis)`` of a float array: numpy's own arithmetic (its sum, then divided by the count as a numpy
+    integer, in the array's float type), without ``np.mean``'s dispatch, which costs more than the sum on the small
+    arrays of one corner."""
+    count = np.intp(values.size if axis is None else values.shape[axis])
+    total = np.add.reduce(values, axis=axis)
+    if isinstance(total, np.ndarray):
+        return np.true_divide(total, count, out=total, casting="unsafe")
+    return total.dtype.type(total / count)
+
+
 @dataclass(frozen=True)
 class CornerGlyphs:
     """The rank glyph (one or two characters) and suit pip found in one corner, as ink patches."""
@@ -90,15 +102,27 @@ def first_corner(view: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(view[:_CORNER_H, :_CORNER_W])
 
 
+_LEVELS = np.arange(256, dtype=np.float32)
+
+
 def _ink(corner: np.ndarray) -> np.ndarray:
     """Ink map 0..1: how far each pixel is from the paper colour (dark or coloured)."""
-    lowest8 = np.minimum(np.minimum(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2])
-    lowest = lowest8.astype(np.float32)
+    return _ink_levels(corner)[1][0]
+
+
+def _ink_levels(corner: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The corner's lowest channel (uint8) and ``_ink`` of it: the ink map, and the ink of each level 0..255
+    (float32, and as ``(ink * 255).astype(np.uint8)``).
+
+    The ink is a function of a pixel's lowest channel alone, so it is worked out for the 256 levels and looked up
+    (the same float32 arithmetic per pixel as on the whole crop, at a fraction of the cost)."""
+    b, g, r = cv2.split(corner)
+    lowest8 = cv2.min(cv2.min(b, g), r)
     counts = np.cumsum(np.bincount(lowest8.ravel(), minlength=256))
-    paper = _percentile_90(counts, lowest)
+    paper = _percentile_90(counts, lowest8)
     darkest = float(np.searchsorted(counts, 1))  # lowest.min()
-    ink = (paper - lowest) / max(paper - darkest, 40.0)
-    return np.clip(ink, 0, 1)
+    table = np.clip((paper - _LEVELS) / max(paper - darkest, 40.0), 0, 1)
+    return lowest8, (cv2.LUT(lowest8, table), table, (table * 255).astype(np.uint8))
 
 
 def _percentile_90(counts: np.ndarray, values: np.ndarray) -> float:
@@ -107,19 +131,25 @@ def _percentile_90(counts: np.ndarray, values: np.ndarray) -> float:
     n = values.size
     below = math.floor((n - 1) * 0.9)  # the sorted positions np.percentile interpolates between, as it finds them
     low, high = np.searchsorted(counts, [below + 1, min(n - 1, below + 1) + 1])
-    return float(low) if low == high else float(np.percentile(values, 90))
+    return float(low) if low == high else float(np.percentile(values.astype(np.float32), 90))
+
+
+_CLOSE_2 = np.ones((2, 2), np.uint8)
+_GROW_3 = np.ones((3, 3), np.uint8)
 
 
 def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index."""
     h, w = corner.shape[:2]
-    ink = _ink(corner)
-    ink8 = (ink * 255).astype(np.uint8)
+    lowest8, (ink, table, table8) = _ink_levels(corner)
+    ink8 = cv2.LUT(lowest8, table8)
     otsu, _ = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    strong = ink8 > min(max(otsu, 0.3 * 255), 0.6 * 255)
-    local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12) > 0
-    binary = (strong | (local & (ink > 0.15))).astype(np.uint8)
-    binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
+    # strong ink, or local ink that is ink at all: both functions of the level, looked up (``_ink_levels``)
+    strong = cv2.LUT(lowest8, (table8 > min(max(otsu, 0.3 * 255), 0.6 * 255)).view(np.uint8))
+    faint = cv2.LUT(lowest8, (table > 0.15).view(np.uint8))
+    local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12)
+    binary = cv2.bitwise_or(strong, cv2.bitwise_and(local, faint))
+    binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CLOSE_2)
     # long straight lines (a court card's picture frame, the card edge) are never part of the index
     lines = None
     for kernel, axis in (((int(0.45 * h), 1), 0), ((1, int(0.6 * w)), 1)):
@@ -127,8 +157,9 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
             found = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones(kernel, np.uint8))
             lines = found if lines is None else lines | found
     if lines is not None:
-        binary &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        binary &= 1 - cv2.dilate(lines, _GROW_3)
+    # the same components, numbered the same (raster order), as the default algorithm's, in half the time
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_BBDT)
     x, y, bw, bh, area = stats[1:].T
     keep = ~((area < 12) | (bh < 0.09 * h) | (bh > 0.5 * h) | (bw > 0.75 * w))
     keep &= ~((x == 0) | (y == 0) | ((y + bh >= h) & (bh > 0.25 * h)))  # the table past the card's edge (the
@@ -157,7 +188,7 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     mask = binary[gy0:gy1, gx0:gx1] > 0
     pixels = corner[gy0:gy1, gx0:gx1][mask].astype(np.float32)
     if len(pixels):
-        b, g, r = pixels[:, 0].mean(), pixels[:, 1].mean(), pixels[:, 2].mean()
+        b, g, r = float_mean(pixels[:, 0]), float_mean(pixels[:, 1]), float_mean(pixels[:, 2])
         redness = float(np.clip((r - max(g, b)) / 80.0, -1, 1))
     else:
         redness = 0.0
@@ -168,7 +199,8 @@ def _may_hold_line(binary: np.ndarray, length: int, axis: int) -> bool:
     """False if opening ``binary`` (0/1) with a line ``length`` long across ``axis`` (0: a column) must leave
     nothing: no column (row) holds as many pixels as the least part of the line that can lie in the image
     (OpenCV's erosion counts pixels past the border as set, so a line centred at the border needs only half)."""
-    return int(binary.sum(axis=axis).max(initial=0)) >= min(length - length // 2, length // 2 + 1)
+    counts = cv2.reduce(binary, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S)  # binary.sum(axis=axis), in OpenCV
+    return int(counts.max(initial=0)) >= min(length - length // 2, length // 2 + 1)
 
 
 def _same_line(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
@@ -207,7 +239,7 @@ def rank_features(glyphs: CornerGlyphs) -> np.ndarray:
     stretched = _stretch(glyphs.rank, _RANK_SIDE)
     pixels = cv2.resize(stretched, (10, 12), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
     h, w = glyphs.rank.shape
-    extra = np.array([np.log(w / h), float(glyphs.rank.mean())], np.float32)
+    extra = np.array([np.log(w / h), float(float_mean(glyphs.rank))], np.float32)
     return np.concatenate([hog(stretched, 8), pixels, extra]).astype(np.float32)
 
 

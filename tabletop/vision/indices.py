@@ -19,7 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from tabletop.vision.finder import CornerCandidate, _side_lines
+from tabletop.vision.finder import CornerCandidate, _length, _lengths, _side_lines
 
 __all__ = ["find_indices", "GLYPH_TO_CARD"]
 
@@ -39,6 +39,16 @@ _LINEAR_SHRINK = 0.75
 still draws on the input pixels nearest it: no stroke is dropped), five times cheaper than an area resize by an
 uneven ratio (1280x720 to 1024x576: 0.7 against 3.7 ms); a smaller one by averaging areas."""
 _GLYPH_PX = (7, 26)
+"""A rank glyph's size (its box's longer side, in level pixels) where it is looked for at one level."""
+_GLYPH_MIN_AREA = 12
+"""... and its least ink (level pixels)."""
+PIP_MIN_PX, PIP_MIN_AREA = 4, 8
+"""A suit pip's least size and ink (level pixels) at the finest level when that level is shrunk from the frame: the
+reader reads the frame, where a pip this small at the level is a readable one (a full-HD card about 120 pixels
+across has a 16-pixel glyph over a 12-pixel pip, 8 over 6 at 1024, and a pip of 7 was needed). Elsewhere a pip is
+as large as a glyph must be (``_GLYPH_PX``, ``_GLYPH_MIN_AREA``): at the frame's own size smaller print is beyond
+the reader (Edje's 504-pixel photos: print on a box read as a 3 over a pip at 0.89), and at a coarser level the
+finer one sees the same index larger."""
 _BACKGROUND_KERNEL = 31
 """Side of the square over which the paper's level round a glyph is taken (more than a glyph at any level)."""
 _INK_CONTRAST = (14.0, 0.22)
@@ -90,8 +100,10 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         # ink runs together across a blurred pixel where a glyph is about ten pixels tall: at the finest level (a
         # coarser one sees larger glyphs, that the finest sees too, or with wider gaps)
         finest = side == min(longest, _FINEST_LEVEL)
+        pip = ((max(PIP_MIN_PX, _GLYPH_PX[0] * scale), max(PIP_MIN_AREA, _GLYPH_MIN_AREA * scale * scale))
+               if finest else (_GLYPH_PX[0], _GLYPH_MIN_AREA))
         for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
-                                                       in_parts=finest):
+                                                       in_parts=finest, pip=pip):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
@@ -169,16 +181,17 @@ def pair_indices(found: list[CornerCandidate]) -> list[CornerCandidate]:
 def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """A hung card's right and down directions (unit vectors) from its index corner, and its short side."""
     across, along = corners[1] - corners[0], corners[3] - corners[0]
-    short = float(np.linalg.norm(across))
-    return across / max(short, 1e-6), along / max(float(np.linalg.norm(along)), 1e-6), short
+    short = float(_length(across))
+    return across / max(short, 1e-6), along / max(float(_length(along)), 1e-6), short
 
 
 def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them."""
-    lowest = cv2.min(cv2.min(level[:, :, 0], level[:, :, 1]), level[:, :, 2])
+    b, g, r = cv2.split(level)  # once: OpenCV copies a strided channel view each time it is handed one
+    lowest = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_BACKGROUND_KERNEL, _BACKGROUND_KERNEL))
     paper = cv2.morphologyEx(lowest, cv2.MORPH_CLOSE, kernel)
-    highest = cv2.max(cv2.max(level[:, :, 0], level[:, :, 1]), level[:, :, 2])
+    highest = cv2.max(cv2.max(b, g), r)
     paper_high = cv2.morphologyEx(highest, cv2.MORPH_CLOSE, kernel)
     # both tests on whole numbers through lookup tables of the paper's level (the same pixels as in floating point,
     # a third of the time): depth > need exactly when depth > floor(need), spread < limit when spread < ceil(limit)
@@ -202,9 +215,10 @@ have up to about 30."""
 
 
 def _parts_apart(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, deep: np.ndarray,
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                 ) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray] | None:
     """The parts of ink shapes (``labels``) that come apart at the deeper contrast (``deep``, within the shapes):
-    the parts' labels, their stats and centres, only for parts whose shape splits into two or more (a shape that
+    the parts' label image and the labels in it of the parts kept (part i, counted from 1, is labelled
+    ``kept[i - 1]``), their stats and centres, only for parts whose shape splits into two or more (a shape that
     stays whole is taken once)."""
     count, parts, part_stats, part_centres = cv2.connectedComponentsWithStatsWithAlgorithm(deep, 8, cv2.CV_32S,
                                                                                        cv2.CCL_BBDT)
@@ -230,10 +244,9 @@ def _parts_apart(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, dee
     if len(keep) > PARTS_MAX:  # a table's texture that is one web of ink at the ink contrast: its specks come last
         keep = keep[np.argsort(stats[parent[split], cv2.CC_STAT_AREA], kind="stable")[:PARTS_MAX]]
         keep.sort()
-    # the parts' labels renumbered 1.. in the order kept (others 0), so part i is row count + i - 1 of the stats
-    renumber = np.zeros(count, np.int32)
-    renumber[keep] = np.arange(1, len(keep) + 1)
-    return renumber[parts], part_stats[keep], part_centres[keep]
+    # part i (from 1, in the order kept) is row count + i - 1 of the stats; its pixels are those labelled keep[i - 1]
+    # (looked up in a glyph's box only: relabelling the whole level cost more than finding the parts)
+    return (parts, keep), part_stats[keep], part_centres[keep]
 
 
 _LEVELS = np.arange(256, dtype=np.float32)
@@ -243,9 +256,10 @@ _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 25
 
 
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float], in_parts: bool = True,
+                   pip: tuple[float, float] = (_GLYPH_PX[0], _GLYPH_MIN_AREA),
                    ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
     """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
-    only in parts of its ink (``_parts_apart``)."""
+    only in parts of its ink (``_parts_apart``). ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
     mask, deep = _ink_mask(level)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
@@ -257,7 +271,8 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     size = np.maximum(w, h)
     fill = area / np.maximum(1, w * h)
-    ok = (size >= _GLYPH_PX[0]) & (size <= _GLYPH_PX[1] * 1.45) & (area >= 12) & (fill > 0.12)
+    # every shape that may be a pip or a glyph (a glyph's own bounds are asked of the pairs below)
+    ok = (size >= pip[0]) & (size <= _GLYPH_PX[1] * 1.45) & (area >= pip[1]) & (fill > 0.12)
     at = np.rint(centres[1:]).astype(int)
     ok &= skipped[np.clip(at[:, 1], 0, skipped.shape[0] - 1), np.clip(at[:, 0], 0, skipped.shape[1] - 1)] == 0
     ids = np.flatnonzero(ok)
@@ -265,11 +280,12 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         return []
     c = centres[1:][ids]
     s = size[ids].astype(np.float32)
+    glyph_like = (s >= _GLYPH_PX[0]) & (area[ids] >= _GLYPH_MIN_AREA)
     # every pair: a pip below a glyph, of a pip's size, at a pip's distance
     d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
     ratio = s[None, :] / s[:, None]
     near = ((d >= _PIP_DISTANCE[0] * s[:, None]) & (d <= _PIP_DISTANCE[1] * s[:, None])
-            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & (s[:, None] >= _GLYPH_PX[0]) & (s[:, None] <= _GLYPH_PX[1] * 1.45))
+            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & glyph_like[:, None] & (s[:, None] <= _GLYPH_PX[1] * 1.45))
     found = []
     outlines: dict[int, np.ndarray] = {}
 
@@ -279,7 +295,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         if k not in outlines:
             j = ids[k] + 1
             x0, y0, ww, hh = stats[j, :4]
-            source, label = (labels, j) if j < count else (parts[0], j - count + 1)  # type: ignore[index]
+            source, label = (labels, j) if j < count else (parts[0][0], parts[0][1][j - count])  # type: ignore[index]
             shape = (source[y0 : y0 + hh, x0 : x0 + ww] == label).astype(np.uint8)
             contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             outlines[k] = (np.concatenate(contours).reshape(-1, 2) + (x0, y0)).astype(np.float32)
@@ -325,7 +341,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
 
 def _long_side(corners: np.ndarray) -> float:
     """A quad's long side: the mean of its two longer opposite sides (as ``pipeline`` measures a card)."""
-    e = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    e = _lengths(corners[[1, 2, 3, 0]] - corners)
     return float(max(e[0] + e[2], e[1] + e[3]) / 2)
 
 
@@ -334,7 +350,7 @@ def _other_digits(rank: int, pip: int, centres: np.ndarray, sizes: np.ndarray) -
     size across the index, 0.3 along it (rendered and real tens: the digits' centres 0.5-0.65 apart). A fan's
     next index sits further off (the bidly deals: 1.1-1.3)."""
     down = centres[pip] - centres[rank]
-    down = down / max(1e-6, float(np.linalg.norm(down)))
+    down = down / max(1e-6, float(_length(down)))
     right = np.array([down[1], -down[0]])
     offset = centres - centres[rank]
     across, along = offset @ right, offset @ down
@@ -356,7 +372,7 @@ def _card_edges(gray: np.ndarray, rank_shape: _Shape, pip_shape: _Shape) -> int:
     nearer would hide it); a carpet's or a cloth's specks that pair up like an index have no such edges."""
     rank, pip = rank_shape.outline, pip_shape.outline
     down = (pip_shape.centre - rank_shape.centre).astype(np.float32)
-    down /= max(1e-6, float(np.linalg.norm(down)))
+    down /= max(1e-6, float(_length(down)))
     right = np.array([down[1], -down[0]], np.float32)
     both = np.concatenate([rank, pip])
     along_down, along_right = both @ down, both @ right
@@ -381,7 +397,7 @@ def _index_fit(rank_shape: _Shape, pip_shape: _Shape) -> tuple[float, tuple[np.n
     gap between them, the pip smaller than the glyph."""
     rank, pip = rank_shape.outline, pip_shape.outline
     down = (pip_shape.centre - rank_shape.centre).astype(np.float32)
-    down /= max(1e-6, float(np.linalg.norm(down)))
+    down /= max(1e-6, float(_length(down)))
     right = np.array([down[1], -down[0]], np.float32)  # the card lies to the index's right (x right, y down)
     rank_down, pip_down = rank @ down, pip @ down
     rank_right, pip_right = rank @ right, pip @ right

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import math
+import platform
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -11,8 +15,8 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import (SIZE_LADDER, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, find_cards_and_corners,
-                                   warp_card)
+from tabletop.vision.finder import (SIZE_LADDER, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, _length, _lengths,
+                                   find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
 from tabletop.vision.reader import Reader, shipped_reader
@@ -44,6 +48,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
         raise InvalidInputError("not a colour image (expected an H×W×3 BGR array)", code="bad-image")
     reader = reader or shipped_reader()
+    _keep_freed_memory()
     read: dict[bytes, object] = {}  # a quad read to be let in is not read again with the cards found
 
     def reading(quad: CardQuad):
@@ -88,6 +93,31 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
                    for r, c in hidden]
     detections.sort(key=lambda d: (d.box[1] // max(1, d.box[3]), d.box[0]))
     return detections
+
+
+FREED_MEMORY_KEPT = (64 << 20, 256 << 20)
+"""(largest block taken from the heap, freed memory kept on it) in bytes: ``_keep_freed_memory``."""
+
+
+@functools.cache
+def _keep_freed_memory() -> None:
+    """Let the C library keep the memory a frame's arrays are freed into, for the next frame's (glibc only).
+
+    A frame makes a few dozen arrays of a frame's size at 1024 and 512 pixels (OpenCV's and numpy's, through
+    malloc). By default glibc hands blocks from 128 KB up back to the system when they are freed and maps them
+    afresh, so each frame paid about 2,400 page faults, 6-7 ms of system time at 1280x720 (a tenth of the frame's
+    CPU), for nothing. Blocks up to 64 MB now come from the heap, and up to 256 MB freed on it stay there (a
+    24-megapixel photo itself, 72 MB, is still mapped and unmapped). Nothing read changes; set once a process."""
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3  # <malloc.h>
+        largest, kept = FREED_MEMORY_KEPT
+        libc.mallopt(m_mmap_threshold, largest)
+        libc.mallopt(m_trim_threshold, kept)
+    except (OSError, AttributeError):  # no such library or call: the default, slower by page faults only
+        pass
 
 
 INDEX_NEEDS_SUIT = True
@@ -148,7 +178,7 @@ def _box_centre(box: tuple[int, int, int, int]) -> np.ndarray:
 
 
 def _long_side(corners: np.ndarray) -> float:
-    e = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    e = _lengths(corners[[1, 2, 3, 0]] - corners)
     return float(max(e[0] + e[2], e[1] + e[3]) / 2)
 
 
@@ -201,7 +231,7 @@ def _one_card(reading, cand, seen, other) -> bool:
     """
     if _same_index(cand, other) and not _apart_in_pile(reading, cand, seen, other):
         return True
-    close = np.linalg.norm(cand.corners.mean(axis=0) - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side,
+    close = _length(cand.corners.mean(axis=0) - other.corners.mean(axis=0)) < 0.4 * min(cand.short_side,
                                                                                                 other.short_side)
     crossed = _on(cand.corners[0], other) and _on(other.corners[0], cand)
     if close and (crossed or (seen.rank is reading.rank and not _own_indices(reading, cand, seen, other))):
@@ -219,7 +249,7 @@ def _apart_in_pile(reading, cand, seen, other) -> bool:
     apart and their index corners lie more than ``_OWN_INDEX`` of a short side apart, the cards the same way round."""
     if reading.suit is None or seen.suit is None or reading.suit is seen.suit:
         return False
-    return bool(np.linalg.norm(cand.corners[0] - other.corners[0]) > _OWN_INDEX * min(cand.short_side, other.short_side))
+    return bool(_length(cand.corners[0] - other.corners[0]) > _OWN_INDEX * min(cand.short_side, other.short_side))
 
 
 def _own_indices(reading, cand, seen, other) -> bool:
@@ -241,7 +271,7 @@ def _own_indices(reading, cand, seen, other) -> bool:
         ends.append((other.corners[0], cand.corners[2]))
     if not ends:
         ends = [(cand.corners[0], other.corners[2]), (other.corners[0], cand.corners[2])]
-    return all(float(np.linalg.norm(a - b)) >= side for a, b in ends)
+    return all(float(_length(a - b)) >= side for a, b in ends)
 
 
 def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
@@ -273,7 +303,7 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
 
 def _same_far_corner(a, b) -> bool:
     """True if two hypotheses hung on one index put its card's far corner within a tenth of a short side."""
-    return float(np.linalg.norm(a.corners[2] - b.corners[2])) < 0.1 * min(a.short_side, b.short_side)
+    return float(_length(a.corners[2] - b.corners[2])) < 0.1 * min(a.short_side, b.short_side)
 
 
 def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
@@ -282,12 +312,11 @@ def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
     Each index is warped on its own, as the top left of a view (the card turned half round for the far one): a
     tenth of the view each, and the far one only when the first names a rank.
     """
-    turned = CardQuad(np.roll(corners, 2, axis=0))
-    reading, both = reader.read_first_and_both(warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW),
-                                               lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
-    if reading.rank is not None and both.rank is reading.rank and _two_agree(both):
-        return both  # the card's opposite index is in view and reads the same: the hypothesis is a whole card
-    return reading
+    turned = CardQuad(corners[[2, 3, 0, 1]])
+    # both indices where the card's opposite index is in view and reads the same (the hypothesis is a whole card),
+    # else the first alone
+    return reader.read_first_or_both(warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW),
+                                     lambda: warp_card(image, turned, FIRST_INDEX_VIEW))
 
 
 FAR_INDEX_SIZES = (1.0, 0.92, 1.08, 0.84, 1.18, 1.3)
@@ -340,11 +369,14 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
 def _both_at(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
     """(reading, corners) if the card ``corners`` reads ``first``'s rank at both indices, and its suit where it names
     one, else None: the far index first (the card turned half round), the first again only where the far one
-    names a rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
+    names its rank. (In a slid pile of a book the far index of each card under the top one is hidden, and the top
     card's, of the same rank, lies where a larger size looks for it.)"""
-    far, both = reader.read_first_and_both(warp_card(image, CardQuad(np.roll(corners, 2, axis=0)), FIRST_INDEX_VIEW),
-                                           lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW))
-    if (far.rank is first.rank and both.rank is first.rank and _two_agree(both) and _reads_as_card(both)
+    read = reader.read_first_naming(warp_card(image, CardQuad(corners[[2, 3, 0, 1]]), FIRST_INDEX_VIEW),
+                                    lambda: warp_card(image, CardQuad(corners), FIRST_INDEX_VIEW), first.rank)
+    if read is None:
+        return None  # the far index names another rank, or none: the first is not read again
+    far, both = read
+    if (both.rank is first.rank and _two_agree(both) and _reads_as_card(both)
             and not _suits_apart(first, far, both)):
         return replace(both, glyph=None), corners  # its glyph is the far index's, in the card turned half round
     return None
@@ -368,7 +400,7 @@ def measure_card(image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     """
     origin = corners[0].astype(np.float64)
     across, down = corners[1] - origin, corners[3] - origin
-    short, long = float(np.linalg.norm(across)), float(np.linalg.norm(down))
+    short, long = float(_length(across)), float(_length(down))
     if short < 8 or long < 8:
         return None
     a, b = across / short, down / long
@@ -435,18 +467,18 @@ def _larger_on_same_corner(big, small) -> bool:
 def _same_index(a, b) -> bool:
     """True if two card hypotheses are hung on one index: their index corners within ``_SAME_INDEX`` of a short
     side, the cards lying the same way round (the corners of two cards laid side by side touch, turned apart)."""
-    if np.linalg.norm(a.corners[0] - b.corners[0]) >= _SAME_INDEX * min(a.short_side, b.short_side):
+    if _length(a.corners[0] - b.corners[0]) >= _SAME_INDEX * min(a.short_side, b.short_side):
         return False
     u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
-    return float(u @ v) > 0.5 * float(np.linalg.norm(u) * np.linalg.norm(v))
+    return float(u @ v) > 0.5 * float(_length(u) * _length(v))
 
 
 def _same_corner(a, b) -> bool:
     """True if the two corner candidates are hung on the same index corner, the same way round."""
-    if np.linalg.norm(a.corners[0] - b.corners[0]) > 0.1 * min(a.short_side, b.short_side):
+    if _length(a.corners[0] - b.corners[0]) > 0.1 * min(a.short_side, b.short_side):
         return False
     u, v = a.corners[1] - a.corners[0], b.corners[1] - b.corners[0]
-    return float(u @ v) > 0.95 * float(np.linalg.norm(u) * np.linalg.norm(v))
+    return float(u @ v) > 0.95 * float(_length(u) * _length(v))
 
 
 _LARGER = 1.1
@@ -479,7 +511,7 @@ def _glyph_in_frame(reading, cand, far: bool = False) -> tuple[np.ndarray, float
     if far:
         points = np.array([VIEW_W - 1, VIEW_H - 1], np.float32) - points
     top, bottom = cv2.perspectiveTransform(points, np.linalg.inv(to_view))[0]
-    return (top + bottom) / 2, float(np.linalg.norm(bottom - top))
+    return (top + bottom) / 2, float(_length(bottom - top))
 
 
 def _other_ink(reading, cand, seen, other) -> bool:
@@ -495,7 +527,7 @@ def _other_ink(reading, cand, seen, other) -> bool:
     pairs = [(a, b)]
     if _turned_apart(cand, other):
         pairs += [(a, _glyph_in_frame(seen, other, far=True)), (b, _glyph_in_frame(reading, cand, far=True))]
-    return all(float(np.linalg.norm(p[0] - q[0])) > GLYPHS_APART * max(p[1], q[1]) for p, q in pairs)
+    return all(float(_length(p[0] - q[0])) > GLYPHS_APART * max(p[1], q[1]) for p, q in pairs)
 
 
 def _suits_apart(first, far, both) -> bool:

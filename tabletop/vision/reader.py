@@ -12,8 +12,8 @@ import numpy as np
 
 from tabletop.cards import Rank, Suit
 from tabletop.errors import SetupError
-from tabletop.vision.glyphs import (CornerGlyphs, card_corners, corner_glyphs, first_corner, rank_features,
-                                   suit_features)
+from tabletop.vision.glyphs import (CornerGlyphs, card_corners, corner_glyphs, first_corner, float_mean,
+                                   rank_features, suit_features)
 from tabletop.vision.lone import index_features
 from tabletop.vision.mlp import Mlp
 from tabletop.vision.store import RANK_FILE, SUIT_FILE, VERIFIER_FILE, model_dir
@@ -107,6 +107,41 @@ class Reader:
         glyph = first.glyphs.rank_box
         return replace(alone, glyph=glyph), replace(self._combine([first, self._corner(far_corner)]), glyph=glyph)
 
+    def read_first_or_both(self, view: np.ndarray, turned: Callable[[], np.ndarray]) -> Reading:
+        """``read_first_and_both``'s reading of both indices where the first names a rank and both name it
+        (``corners_read`` 2, ``agree``), else its reading of the first alone: the same readings, but the index
+        verifier (``verified``) is asked about a lone first index only when its reading is the one returned."""
+        first = self._corner(first_corner(view))
+        if first is None:
+            return self._combine([first])
+        glyph = first.glyphs.rank_box
+        both = self._combine([first, self._corner(first_corner(turned()))])
+        if both.corners_read == 2 and both.agree and both.rank is self._rank_of(first):
+            return replace(both, glyph=glyph)
+        return replace(self._combine([first]), glyph=glyph)
+
+    def read_first_naming(self, view: np.ndarray, turned: Callable[[], np.ndarray], rank: Rank,
+                          ) -> tuple[Reading, Reading] | None:
+        """``read_first_and_both(view, turned)`` where its first index names ``rank``, else None (the second is
+        then not warped nor read). The first alone is read for its rank and suit only: its confidence is left
+        unverified (``verified`` is not asked; a lone corner's cap is applied as if it failed), so only its rank and
+        suit may be used."""
+        first = self._corner(first_corner(view))
+        if first is None or self._rank_of(first) is not rank:
+            return None
+        glyph = first.glyphs.rank_box
+        alone = replace(self._combine([first], verify=False), glyph=glyph)
+        return alone, replace(self._combine([first, self._corner(first_corner(turned()))]), glyph=glyph)
+
+    def _rank_of(self, corner: "_Corner") -> Rank:
+        """The rank one corner read names (``_combine``'s rank of it alone)."""
+        return Rank.from_symbol(self.rank_model.classes[int(np.argmax(np.where(self._is_rank, corner.rank, -1.0)))])
+
+    @functools.cached_property
+    def _is_rank(self) -> np.ndarray:
+        """Which of the rank model's classes are ranks (the others are pips and marks it tells from ranks)."""
+        return np.array([c in _RANK_SYMBOLS for c in self.rank_model.classes])
+
     def _corner(self, corner: np.ndarray) -> "_Corner | None":
         """Rank and suit probabilities of one upright corner crop, or None if it shows no rank."""
         glyphs = corner_glyphs(corner)
@@ -125,27 +160,28 @@ class Reader:
         features = index_features(corner.image, corner.glyphs, corner.rank, corner.suit)
         return float(self.verifier.probabilities(features)[0][self.verifier.classes.index("right")])
 
-    def _combine(self, read: list) -> Reading:
-        """One reading from the corners read (None: no rank there)."""
+    def _combine(self, read: list, verify: bool = True) -> Reading:
+        """One reading from the corners read (None: no rank there). ``verify=False``: a lone corner's cap is
+        applied without asking the index verifier (its rank and suit are the same either way)."""
         rank_probs = [r.rank for r in read if r is not None]
         suit_probs = [r.suit for r in read if r is not None and r.suit is not None]
         if not rank_probs:
             return Reading(None, None, 0.0, 0)
-        combined = np.mean(rank_probs, axis=0)
-        is_rank = np.array([c in _RANK_SYMBOLS for c in self.rank_model.classes])
+        combined = float_mean(np.asarray(rank_probs), axis=0)
+        is_rank = self._is_rank
         best = int(np.argmax(np.where(is_rank, combined, -1.0)))
         confidence = float(combined[best])
         rank = Rank.from_symbol(self.rank_model.classes[best])
         suit = None
         if suit_probs:
-            suit_combined = np.mean(suit_probs, axis=0)
+            suit_combined = float_mean(np.asarray(suit_probs), axis=0)
             suit_best = int(np.argmax(suit_combined))
             if suit_combined[suit_best] >= 0.6:
                 suit = Suit(self.suit_model.classes[suit_best])
         if len(rank_probs) == 1:
             lone = next(r for r in read if r is not None)
             if (suit is None or confidence < _WORTH_VERIFYING or float(lone.suit.max()) < LONE_SUIT_SURE
-                    or not _index_shaped(lone.glyphs) or self.verified(lone) < LONE_VERIFIED):
+                    or not _index_shaped(lone.glyphs) or not verify or self.verified(lone) < LONE_VERIFIED):
                 confidence *= _ONE_CORNER_PENALTY
         if suit is None:
             confidence *= _NO_SUIT
