@@ -34,7 +34,10 @@ Size: a two-player game of pairs is about 125 intended actions and, with today's
 ``--jobs 2`` plays two games at once (use it only when both cores are free); ``--report`` adds up
 games already played, so a long measurement can be split across runs. Synthesised speech is cached on disk by
 text, voice and speed (``TABLETOP_SYNTH_CACHE``, default ``/tmp/tabletop-bench-synth``), so only
-decoding costs on a second run. The voices are espeak-ng variants no other bench or tuning uses
+decoding costs on a second run. Beside each transcript, ``LEVEL-SEED.trace.jsonl`` holds
+how the recogniser judged every utterance (its ``last_trace``: the grammar's and the open decoder's
+readings, their agreement, the phone-loop fit, which check dropped or capped it, the CPU seconds of
+the decode) with what was said, by whom and what came of it: where the extra utterances go. The voices are espeak-ng variants no other bench or tuning uses
 (``TABLE_VOICES``). Quiet at the table (the referee settling an exchange) is an empty line, as the
 live loop settles after a pause.
 """
