@@ -486,20 +486,25 @@ class _Stream:
                     break
             if not open_texts and owner._open.hyp() is not None:
                 open_texts = [_clean(owner._open.hyp().hypstr)]
+            agreement = owner._agreement(text, open_texts, self.players)
             if floor is not None and owner._open.hyp() is not None:
-                # The open decoder's best reading without the words it heard in the background:
-                # "yes i i i" where someone said "yes" and the table's babble went on.
-                # It is added beside that reading, never in its place, so it can only back a
-                # reading, never take backing away. The grammar's reading is left as it is: taking
-                # words out of it changes what was said ("no, three" -> "three" where the "no" was
-                # quiet), and a command's words are the speaker's to say.
+                # The open decoder's best reading without the words it heard in the background
+                # ("yes i i i" where someone said "yes" and the table's babble went on) backs the
+                # grammar's reading when it is the same words or the same command; never by the
+                # looser rules (most words in common), which would leave a slot unbacked. It only
+                # ever adds backing. The grammar's reading is left as it is: taking words out of it
+                # changes what was said ("no, three" -> "three" where the "no" was quiet).
                 heard = _clean(owner._open.hyp().hypstr)
                 spoken = _spoken(owner._open, loudness, floor)
-                if spoken and spoken != heard and spoken not in open_texts:
+                if spoken and spoken != heard:
                     trace["open_spoken"] = spoken
-                    at = open_texts.index(heard) + 1 if heard in open_texts else 0
-                    open_texts = open_texts[:at] + [spoken] + open_texts[at:]
-            agreement = owner._agreement(text, open_texts, self.players)
+                    try:
+                        mine = owner._parse(text, self.players)
+                        same = spoken == text or (mine is not None and owner._parse(spoken, self.players) == mine)
+                    except Exception:  # noqa: BLE001 - a parser failure backs nothing
+                        same = False
+                    if same:
+                        agreement = max(agreement, 1.0 if spoken == text else 0.9)
             trace["open"] = open_texts
             trace["agreement"] = agreement
         fit = None
