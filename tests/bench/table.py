@@ -34,7 +34,10 @@ Size: a two-player game of pairs is about 125 intended actions and, with today's
 ``--jobs 2`` plays two games at once (use it only when both cores are free); ``--report`` adds up
 games already played, so a long measurement can be split across runs. Synthesised speech is cached on disk by
 text, voice and speed (``TABLETOP_SYNTH_CACHE``, default ``/tmp/tabletop-bench-synth``), so only
-decoding costs on a second run. The voices are espeak-ng variants no other bench or tuning uses
+decoding costs on a second run. Beside each transcript, ``LEVEL-SEED.trace.jsonl`` holds
+how the recogniser judged every utterance (its ``last_trace``: the grammar's and the open decoder's
+readings, their agreement, the phone-loop fit, which check dropped or capped it, the CPU seconds of
+the decode) with what was said, by whom and what came of it: where the extra utterances go. The voices are espeak-ng variants no other bench or tuning uses
 (``TABLE_VOICES``). Quiet at the table (the referee settling an exchange) is an empty line, as the
 live loop settles after a pause.
 """
@@ -49,6 +52,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 import json
@@ -77,6 +81,7 @@ NAMES = ["Ana", "Ben", "Cho", "Dev"]
 TABLE_VOICES = ("en-us+m2", "en+f3", "en-gb+m4", "en-us+f5", "en+m6", "en-us+f1")
 TABLE_SPEEDS = (135, 155, 175, 190)
 MAX_TRIES = 6          # utterances spent on one intended action before the player gives up
+_ENV_LOCK = threading.Lock()
 TRANSCRIPTS = Path(tempfile.gettempdir()) / "table-bench-transcripts"  # one file a game: LEVEL-SEED.txt
 SAME = {"no": "go_fish", "yes": "answer"}  # "no" to an ask is a go fish; "yes" is an answer with no count
 
@@ -233,7 +238,16 @@ class SpokenTable(simtable.SimulatedTable):
         self.rephrase_rng = random.Random(seed + 7)  # apart from the game's own dealing and choices
         self.folder = folder
         self.journal = folder / "game.jsonl"
-        self.loop = ClosedLoop(names, self.journal, *program)
+        # How the recogniser judged each utterance (``TABLETOP_SPEECH_TRACE``: one JSON line each),
+        # kept beside the transcript to tally where the extra utterances go.
+        self.trace_path = folder / "trace.jsonl"
+        self.traces: list[dict[str, Any]] = []
+        with _ENV_LOCK:  # games start in threads: the variable is set only while this program starts
+            os.environ["TABLETOP_SPEECH_TRACE"] = str(self.trace_path)
+            try:
+                self.loop = ClosedLoop(names, self.journal, *program)
+            finally:
+                os.environ.pop("TABLETOP_SPEECH_TRACE", None)
         start = self.loop.until_listening(timeout=300)
         self.state: dict[str, Any] = {}
         self._seen(start)
@@ -278,6 +292,15 @@ class SpokenTable(simtable.SimulatedTable):
         voice, speed = self.voices[speaker]
         return f"{voice} {speed}"
 
+    def _new_traces(self) -> list[dict[str, Any]]:
+        try:
+            lines = self.trace_path.read_text().splitlines()
+        except OSError:
+            return []
+        new = lines[getattr(self, "_traced", 0):]
+        self._traced = len(lines)
+        return [json.loads(line) for line in new if line.strip()]
+
     def send(self, line: str) -> list[Heard]:
         replies = self._seen(self.loop.send(line))
         if self.loop.ended and not replies:
@@ -300,6 +323,10 @@ class SpokenTable(simtable.SimulatedTable):
         heard = next((r.event.get("heard") for r in replies if "heard" in r.event), None)
         out = _outcome(replies)
         self.transcript.append(f"[{speaker}] {text!r} heard {heard!r} -> {out.kind} {out.intent}: {out.say}")
+        for trace in self._new_traces():
+            trace.update(said=text, speaker=speaker, voice=self.voice_name(speaker), outcome=out.kind,
+                         say=out.say, typed=self.typing)
+            self.traces.append(trace)
         if self.verbose:
             print(f"      [{speaker}] {text!r} heard {heard!r} -> {out.kind} {out.intent}: {out.say}")
         return out, replies
@@ -555,6 +582,8 @@ def play_game(seed: int, snr: float | None, players: int, rules: Rules, program:
             (TRANSCRIPTS / f"{level}-{seed}.txt").write_text("\n".join(table.transcript + [why]) + "\n")
             # and its tally, so games played by several runs (or machines) can be reported together (--report)
             (TRANSCRIPTS / f"{level}-{seed}.json").write_text(json.dumps({"why": why, **tally.to_json()}))
+            (TRANSCRIPTS / f"{level}-{seed}.trace.jsonl").write_text(
+                "".join(json.dumps(t, default=str) + "\n" for t in table.traces))
     tally.causes[_cause(why)] += 1
     return tally, why
 

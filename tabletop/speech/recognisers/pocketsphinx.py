@@ -92,6 +92,11 @@ UNSURE_CAP = 0.45    # under the table's act threshold (0.5): the table asks, ne
 # -35; on real voices (the tuning half) no right or wrong count changed, only chatter was asked about
 # more often. The same line as FIT_SURE: what fits like a right reading is worth a question.
 FIT_RESCUE = FIT_SURE
+# How far under the speaker's words (the median loudness of the grammar's words) a word the open
+# decoder heard is background, not the speaker (see _spoken_reading). At 20 dB of babble the open
+# decoder's extra words lie 18-20 dB under the speech; a speaker's own words lie within about 10 dB
+# of the median (unstressed "of", a trailing "cho" at -8 to -10 in the synthesised probes).
+BACKGROUND_DB = 15.0
 _FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
 
 
@@ -413,6 +418,7 @@ class _Stream:
 
     def finish(self) -> Transcript:
         start = time.perf_counter()
+        cpu = time.process_time()
         try:
             if not self.live:
                 raw = b"".join(self.buffer)
@@ -433,6 +439,7 @@ class _Stream:
                     d.process_raw(raw, False, True)
                     d.end_utt()
                 result = self._result(start)
+            _log_trace(self.owner.last_trace, result, time.process_time() - cpu)
             return result
         finally:
             self.finished = True
@@ -459,7 +466,10 @@ class _Stream:
         if not text:
             trace["dropped"] = "no grammar path"
             return Transcript(text="", confidence=0.0, engine=owner.name, decode_ms=_ms(start))
-        words = [(_clean(s.word), float(s.prob)) for s in (fsg.seg() or ()) if _clean(s.word)]
+        segs = [s for s in (fsg.seg() or ()) if _clean(s.word)]
+        loudness = _Loudness(b"".join(self.buffer))
+        floor = loudness.floor(segs)  # under it: the table's background, not the speaker
+        words = [(_clean(s.word), float(s.prob)) for s in segs]
         agreement = 1.0
         alts: list[str] = []
         open_texts: list[str] = []
@@ -477,6 +487,24 @@ class _Stream:
             if not open_texts and owner._open.hyp() is not None:
                 open_texts = [_clean(owner._open.hyp().hypstr)]
             agreement = owner._agreement(text, open_texts, self.players)
+            if floor is not None and owner._open.hyp() is not None:
+                # The open decoder's best reading without the words it heard in the background
+                # ("yes i i i" where someone said "yes" and the table's babble went on) backs the
+                # grammar's reading when it is the same words or the same command; never by the
+                # looser rules (most words in common), which would leave a slot unbacked. It only
+                # ever adds backing. The grammar's reading is left as it is: taking words out of it
+                # changes what was said ("no, three" -> "three" where the "no" was quiet).
+                heard = _clean(owner._open.hyp().hypstr)
+                spoken = _spoken(owner._open, loudness, floor)
+                if spoken and spoken != heard:
+                    trace["open_spoken"] = spoken
+                    try:
+                        mine = owner._parse(text, self.players)
+                        same = spoken == text or (mine is not None and owner._parse(spoken, self.players) == mine)
+                    except Exception:  # noqa: BLE001 - a parser failure backs nothing
+                        same = False
+                    if same:
+                        agreement = max(agreement, 1.0 if spoken == text else 0.9)
             trace["open"] = open_texts
             trace["agreement"] = agreement
         fit = None
@@ -528,6 +556,58 @@ class _Stream:
             engine=owner.name,
             decode_ms=_ms(start),
         )
+
+
+class _Loudness:
+    """Loudness (dB) of decoder frames (10 ms at 16 kHz) of one utterance's audio."""
+
+    HOP = 160
+
+    def __init__(self, raw: bytes) -> None:
+        import numpy as np
+
+        self.samples = np.frombuffer(raw, dtype=np.int16).astype(np.float64)
+
+    def __call__(self, first: int, last: int) -> float:
+        x = self.samples[first * self.HOP:(last + 1) * self.HOP]
+        return 10.0 * math.log10(float((x * x).mean()) + 1.0) if len(x) else -1e9
+
+    def floor(self, segs: Sequence[Any]) -> float | None:
+        """``BACKGROUND_DB`` under the median loudness of these words (a decoder's segments): what
+        is quieter is not the speaker. None without words or audio.
+
+        Both decoders must explain every frame with words, so around a short answer they often fill
+        the babble before or after it with short words ("yes i i i for", "yes three"), and a right
+        "yes" lost the decoders' agreement or gained a count. The speaker's own words are at the
+        speaker's level; at 20 dB of babble those extra words lie 18 to 20 dB under the speech."""
+        if not len(self.samples):
+            return None
+        levels = sorted(self(s.start_frame, s.end_frame) for s in segs if _is_word(s.word))
+        return levels[len(levels) // 2] - BACKGROUND_DB if levels else None
+
+
+def _spoken(decoder: Any, loudness: _Loudness, floor: float) -> str:
+    """A decoder's best reading without its words quieter than ``floor``."""
+    return _clean(" ".join(s.word for s in (decoder.seg() or ())
+                           if _is_word(s.word) and loudness(s.start_frame, s.end_frame) >= floor))
+
+
+def _log_trace(trace: dict[str, Any], result: Transcript, cpu: float) -> None:
+    """For the benches: with TABLETOP_SPEECH_TRACE set to a file, append how each utterance was
+    judged (``last_trace``, the text and confidence returned, the CPU seconds of ``finish``) as
+    one JSON line. Off by default: nothing is written in a game."""
+    path = os.environ.get("TABLETOP_SPEECH_TRACE")
+    if not path:
+        return
+    import json
+
+    line = {k: v for k, v in trace.items() if k not in ("loop", "segments")}
+    line.update(text=result.text, confidence=result.confidence, cpu=round(cpu, 3))
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line, default=str) + "\n")
+    except OSError:
+        pass
 
 
 def _waits_for_an_answer(context: Any) -> bool:
