@@ -88,16 +88,17 @@ def _cache_dir() -> Path:
 
 
 def _resample(x: np.ndarray, src: int, dst: int) -> np.ndarray:
+    """``x`` from ``src`` to ``dst`` Hz with an anti-aliasing polyphase filter (scipy).
+
+    espeak-ng speaks at 22050 Hz. Linear interpolation down to 16 kHz, with no low-pass first, folds
+    the energy above 8 kHz (a voice's /s/ and /f/) back into the band the recogniser hears, and made
+    the same sentence decode differently on machines with scipy and without: one resampler, always."""
     if src == dst:
         return x
-    try:
-        from scipy.signal import resample_poly  # optional: better quality
+    from scipy.signal import resample_poly
 
-        g = np.gcd(src, dst)
-        return resample_poly(x.astype(np.float64), dst // g, src // g)
-    except ImportError:  # pragma: no cover - linear interpolation is enough for tests
-        n = int(round(len(x) * dst / src))
-        return np.interp(np.linspace(0, len(x) - 1, n), np.arange(len(x)), x.astype(np.float64))
+    g = np.gcd(src, dst)
+    return resample_poly(x.astype(np.float64), dst // g, src // g)
 
 
 def speak(text: str, voice: str = "en-us", speed: int = 160, pitch: int | None = None, cache: bool = True) -> Utterance:
@@ -105,7 +106,7 @@ def speak(text: str, voice: str = "en-us", speed: int = 160, pitch: int | None =
 
     :raises SetupError: when espeak-ng is not installed.
     """
-    key = hashlib.sha256(f"{voice}|{speed}|{pitch}|{text}".encode()).hexdigest()[:24]
+    key = hashlib.sha256(f"{voice}|{speed}|{pitch}|{text}|resample_poly".encode()).hexdigest()[:24]
     cached = _cache_dir() / f"{key}.npy" if cache else None
     if cached is not None and cached.exists():
         try:
