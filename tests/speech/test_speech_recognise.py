@@ -45,15 +45,7 @@ COMMANDS = [
             "rejector drops a right grammar reading",
         ),
     ),
-    pytest.param(
-        "book of nines", "en-us", 150, {"type": "book", "rank": "9"},
-        marks=pytest.mark.xfail(
-            strict=False,
-            reason="marginal: heard right in the shared environment, but in a fresh .venv (what .ci/run makes; "
-            "same pocketsphinx and numpy versions) the chatter rejector drops it once the grammar holds the "
-            "family phrasings of issue 12.5 (main's grammar passes there): see the install helper's report",
-        ),
-    ),
+    ("book of nines", "en-us", 150, {"type": "book", "rank": "9"}),
     ("what's the score", "en-us", 150, {"type": "query", "what": "score"}),
     ("whose turn is it", "en", 160, {"type": "query", "what": "turn"}),
     ("how many cards are left", "en-us", 170, {"type": "query", "what": "stock"}),
