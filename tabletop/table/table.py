@@ -212,7 +212,7 @@ class Table:
         """Rule on one utterance; never raises for anything said."""
         with self._lock:
             best = transcript.candidates()[0] if transcript.candidates() else None
-            self._heard_well = transcript.engine == "text" or (best is not None and best.confidence >= ACT)
+            self._heard_well = _heard_surely(transcript, best.text if best is not None else "")
             try:
                 replies = self._hear(transcript)
             finally:

@@ -93,7 +93,7 @@ UNSURE_CAP = 0.45    # under the table's act threshold (0.5): the table asks, ne
 # more often. The same line as FIT_SURE: what fits like a right reading is worth a question.
 FIT_RESCUE = FIT_SURE
 # How far under the speaker's words (the median loudness of the grammar's words) a word the open
-# decoder heard is background, not the speaker (see _spoken_reading). At 20 dB of babble the open
+# decoder heard is background, not the speaker (see _spoken). At 20 dB of babble the open
 # decoder's extra words lie 18-20 dB under the speech; a speaker's own words lie within about 10 dB
 # of the median (unstressed "of", a trailing "cho" at -8 to -10 in the synthesised probes).
 BACKGROUND_DB = 15.0
