@@ -64,8 +64,7 @@ _HYP_RANK_COST = 0.1        # per place down the recogniser's n-best list
 _CONFUSION_COST = 0.9       # a rank or name the recogniser may have confused with the one heard
 _NAME_CONFUSABLE = 60.0     # rapidfuzz ratio above which two players' names may be confused
 _EXPECTED_BOOK = 0.7         # a book call public knowledge already proves is the call to expect
-_ACT = 0.5                  # spoken: act when confidence (heard x share) >= this and the margin is wide enough
-ACT = _ACT
+ACT = 0.5                   # spoken: act when confidence (heard x share) >= this and the margin is wide enough
 """Heard confidence below which nothing is acted on: a recogniser's unsure reading (PocketSphinx's
 rescued grammar readings are capped at 0.45) is at most asked about."""
 _MARGIN = 0.25              # cost between the best and the next different reading
@@ -196,7 +195,7 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     # An answer to tabletop's own question, heard with a grammar of just that slot, is judged on how
     # well it was heard and how far it stands above the next reading, not on its share of an n-best
     # list that the narrowed grammar fills with weak neighbours ("the aces" after "sixes").
-    filled = best.note == "fills the question" and absolute >= _ACT and margin >= _MARGIN
+    filled = best.note == "fills the question" and absolute >= ACT and margin >= _MARGIN
     unsure_rank = _unsure_rank_fill(best, hypotheses, context, vocab)
     if unsure_rank:
         return Understanding(best.intent, confidence, confirm=slot_question(best.intent, "rank", context),
@@ -209,7 +208,7 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     # A fill read from a lower hypothesis only ("sure" heard at "How many?", "two" among its
     # alternatives) is not what was heard best: it is confirmed, never acted on.
     from_below = best.note == "fills the question" and bool(hypotheses) and best.text != hypotheses[0].text
-    if (confidence >= _ACT or filled) and margin >= _MARGIN:
+    if (confidence >= ACT or filled) and margin >= _MARGIN:
         if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or from_below:
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
             # So is a bare "here are": what chatter most often becomes (see bare_answer).

@@ -38,6 +38,7 @@ misheard is likelier), and a "no" to that asks about the correction, so nobody i
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import threading
@@ -633,11 +634,13 @@ class Table:
         return Reply(text, event, detail=str(event.get("detail", "")))
 
 
+@functools.cache
 def _yes_words() -> frozenset[str]:
     """The words that alone say "yes" (vocabulary.yaml's ``yes`` intent and ``<yes>`` rule)."""
     return load_vocabulary().single_words("yes")
 
 
+@functools.cache
 def _no_words() -> frozenset[str]:
     """The words that alone say "no" and also open a correction ("no, jacks"): vocabulary.yaml's
     ``no`` intent and ``<nope>`` rule both hold them."""
