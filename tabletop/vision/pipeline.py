@@ -80,6 +80,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader, trace)
+    hidden = _indices_beside(image, hidden, reader, trace)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
     hidden = _once_by_index(hidden, [r for q, r in zip(quads, readings) if _reads_as_card(r)])
@@ -219,6 +220,113 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             continue
         kept.append((reading, cand))
     return kept
+
+
+BESIDE_SEEDS = 4
+"""Cards read surely at one index corner whose index strip is searched for the indices beside it (``_indices_beside``),
+surest first."""
+BESIDE_REACH = 1.0
+"""... up to this share of the card's width either way along its top edge (a squared pile slid open shows its
+cards' indices a fifth to a third of a width apart; four of them span about a width)."""
+BESIDE_GLYPH = (0.3, 1.4)
+"""Ink beside an index read may be another index's rank glyph, or its upper part (a pale red glyph comes apart in
+blur), when it is this tall and no wider against the read glyph (the same deck: perspective and a fan's turn only)
+and its top lies within ``BESIDE_TOP`` of the read glyph's height of that glyph's."""
+BESIDE_TOP = 0.4
+BESIDE_TRIED = 0.05
+"""Two slid quads whose index corners lie closer than this share of a short side are read once (the reader's own
+leeway: an index read at a corner a twentieth of a width off still reads)."""
+BESIDE_DIGITS = 0.85
+"""Ink whose left edge lies less than this share of a glyph's height right of another's is that glyph's second
+digit (a ten's nought: its digits' centres lie 0.5-0.65 of a height apart), not an index of its own."""
+BESIDE_INK = (14.0, 0.22)
+"""A pixel in the index strip is ink when its darkest channel (black and red print alike) is this much darker than
+the lightest round it: the larger of a level difference and a share of that level (``indices``' ink contrast)."""
+
+
+def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
+                    trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """``hidden`` (corner reads: (reading, hypothesis)) with the cards of a squared pile or a fan whose indices show
+    beside one read surely and that no hypothesis read surely: a pile slid open shows each card's index in a strip a
+    fifth of a card wide, where the finder sees no corner and the index finder's glyph and pip run into the next
+    card's print.
+
+    Each such card lies the way the one read lies and is printed alike, so the ink along the read card's index strip
+    (its top edge, ``BESIDE_REACH`` either way; at both its indices where both were read) is looked at in that card's
+    own view: each glyph as tall as the read one, its top level with it, may be a card's index, and the read card's
+    quad slid along its top edge by as much as that glyph lies from the read one's is that card, read at its index
+    corner. Kept when it reads an index (its suit too) surely and is not a card already read (``_one_card``, and
+    ``_once_by_index`` after); an unsure read of the same card there gives way to it."""
+    seeds = [(r, c) for r, c in sorted(hidden, key=lambda rc: -rc[0].confidence)
+             if r.suit is not None and r.confidence >= SURE_AT_BOTH][:BESIDE_SEEDS]
+    hidden = list(hidden)
+    tried: list[np.ndarray] = []
+    for seed, cand in seeds:
+        strips = []  # (the index read, its quad): the index corner hung on, and the far one where it was read too
+        for corners in [cand.corners] + ([cand.corners[[2, 3, 0, 1]]] if _two_agree(seed) else []):
+            first = seed if corners is cand.corners and seed.glyph is not None else _read_corners(image, corners, reader)
+            if first.rank is seed.rank and first.glyph is not None:
+                strips.append((first, corners))
+        for corners in [c for first, at in strips for c in _beside(image, first, at)]:
+            short = cand.short_side
+            if any(_length(corners[0] - t) < BESIDE_TRIED * short for t in tried):
+                continue
+            there = [(r, c) for r, c in hidden if _length(corners[0] - c.corners[0]) < _OWN_INDEX * min(short, c.short_side)]
+            if any(r.confidence >= SURE_AT_BOTH for r, _ in there):
+                continue  # a card read surely there already
+            tried.append(corners[0])
+            reading = _read_corners(image, corners, reader)
+            x, y, w, h = cv2.boundingRect(corners)
+            other = replace(cand, corners=corners, shown=(x, y, w, h), under=-1, confirm=False, paired=False,
+                            by_index=True, by_parts=False)
+            if trace is not None:
+                trace.append(Hypothesis(corners, "corner", reading))
+            if reading.suit is None or reading.confidence < SURE_AT_BOTH or reading.glyph is None:
+                continue
+            # an unsure read of the same card there gives way to this surer one
+            rest = [(r, c) for r, c in hidden if not any(c is c2 and _same_card(r, reading) for _, c2 in there)]
+            if any(not _other_ink(reading, other, seen, c) and _one_card(reading, other, seen, c) for seen, c in rest):
+                continue
+            hidden = rest + [(reading, other)]
+    return hidden
+
+
+def _beside(image: np.ndarray, seed, at: np.ndarray) -> list[np.ndarray]:
+    """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
+    its card's top edge (``_indices_beside``), nearest first."""
+    gx, gy, gw, gh = seed.glyph
+    m = VIEW_MARGIN
+    width = VIEW_W - 1 - 2 * m
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    to_view = cv2.getPerspectiveTransform(at.astype(np.float32), target)
+    reach = int(BESIDE_REACH * width)
+    top, bottom = int(gy - gh), int(gy + 2 * gh)
+    shift = np.array([[1, 0, reach], [0, 1, -top], [0, 0, 1]], np.float64)
+    strip = cv2.warpPerspective(image, shift @ to_view, (2 * reach + VIEW_W, bottom - top), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    dark = strip.min(axis=2)
+    side = 2 * int(gh) + 1  # the paper round a glyph: the lightest a glyph's height and more round it
+    paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))).astype(np.float32)
+    ink = (dark < paper - np.maximum(BESIDE_INK[0], BESIDE_INK[1] * paper)).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
+    glyph_top = gy - top
+    lefts = sorted(int(x) for x, y, w, h, _ in stats[1:]
+                   if BESIDE_GLYPH[0] * gh <= h <= BESIDE_GLYPH[1] * gh and w <= BESIDE_GLYPH[1] * gh
+                   and abs(y - glyph_top) <= BESIDE_TOP * gh)
+    starts: list[int] = []
+    for x in lefts:
+        if starts and x - starts[-1] < BESIDE_DIGITS * gh:
+            continue  # the second digit of a ten
+        starts.append(x)
+    from_view = np.linalg.inv(to_view)
+    out = []
+    for x in sorted(starts, key=lambda x: abs(x - reach - gx)):
+        moved = x - reach - gx  # view pixels along the top edge from the read glyph to this one
+        if abs(moved) < BESIDE_DIGITS * gh:
+            continue  # the read glyph itself
+        corners = cv2.perspectiveTransform((target + np.float32([moved, 0]))[None], from_view)[0]
+        out.append(corners.astype(np.float32))
+    return out
 
 
 def _one_card(reading, cand, seen, other) -> bool:
