@@ -276,19 +276,30 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
                 continue  # a card read surely there already
             tried.append(corners[0])
             reading = _read_corners(image, corners, reader)
-            x, y, w, h = cv2.boundingRect(corners)
-            other = replace(cand, corners=corners, shown=(x, y, w, h), under=-1, confirm=False, paired=False,
-                            by_index=True, by_parts=False)
             if trace is not None:
                 trace.append(Hypothesis(corners, "corner", reading))
             if reading.suit is None or reading.confidence < SURE_AT_BOTH or reading.glyph is None:
                 continue
+            other = replace(cand, corners=corners, shown=_index_zone(reading, corners), under=-1, confirm=False,
+                            paired=False, by_index=True, by_parts=False)
             # an unsure read of the same card there gives way to this surer one
             rest = [(r, c) for r, c in hidden if not any(c is c2 and _same_card(r, reading) for _, c2 in there)]
             if any(not _other_ink(reading, other, seen, c) and _one_card(reading, other, seen, c) for seen, c in rest):
                 continue
             hidden = rest + [(reading, other)]
     return hidden
+
+
+def _index_zone(reading, corners: np.ndarray) -> tuple[int, int, int, int]:
+    """The box (x, y, w, h) in the frame of the index a card hypothesis was read at: its rank glyph and the suit pip
+    below it (a glyph's height again and a little), as ``indices`` gives the part of a card found by its index."""
+    gx, gy, gw, gh = reading.glyph
+    m = VIEW_MARGIN
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    from_view = cv2.getPerspectiveTransform(target, corners.astype(np.float32))
+    zone = np.float32([[gx, gy], [gx + gw, gy], [gx + gw, gy + 2.2 * gh], [gx, gy + 2.2 * gh]])
+    x, y, w, h = cv2.boundingRect(cv2.perspectiveTransform(zone[None], from_view)[0])
+    return int(x), int(y), int(w), int(h)
 
 
 def _beside(image: np.ndarray, seed, at: np.ndarray) -> list[np.ndarray]:
