@@ -257,7 +257,13 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
     quad slid along its top edge by as much as that glyph lies from the read one's is that card, read at its index
     corner. Kept when it reads an index (its suit too) surely and is not a card already read (``_one_card``, and
     ``_once_by_index`` after); an unsure read of the same card there gives way to it."""
-    seeds = [(r, c) for r, c in sorted(hidden, key=lambda rc: -rc[0].confidence)
+    # a card of a pile or a fan has another's index beside its own along its index strip (either card hung at
+    # either of its index corners)
+    in_strip = [(r, c) for r, c in hidden
+                if any(o is not c and any(_in_strip(p, c, turned) for p in (o.corners[0], o.corners[2])
+                                          for turned in (False, True))
+                       for _, o in hidden)]
+    seeds = [(r, c) for r, c in sorted(in_strip, key=lambda rc: -rc[0].confidence)
              if r.suit is not None and r.confidence >= SURE_AT_BOTH][:BESIDE_SEEDS]
     hidden = list(hidden)
     tried: list[np.ndarray] = []
@@ -288,6 +294,22 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
                 continue
             hidden = rest + [(reading, other)]
     return hidden
+
+
+BESIDE_STRIP = ((0.05, 0.6), (-0.15, 0.25))
+"""Where another card's index corner lies beside a card's in a slid pile or a fan: this far either way along its top
+edge (a share of its width) and down its height from its index corner (its index strip; a card laid touching it in
+a row has its index corner a width or more away)."""
+
+
+def _in_strip(point: np.ndarray, cand, turned: bool = False) -> bool:
+    """True if ``point`` lies in ``cand``'s index strip (``BESIDE_STRIP``), or its far index's where ``turned``."""
+    corners = cand.corners[[2, 3, 0, 1]] if turned else cand.corners
+    across, down = corners[1] - corners[0], corners[3] - corners[0]
+    offset = point - corners[0]
+    u = float(offset @ across) / max(1e-6, float(across @ across))
+    v = float(offset @ down) / max(1e-6, float(down @ down))
+    return BESIDE_STRIP[0][0] <= abs(u) <= BESIDE_STRIP[0][1] and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]
 
 
 def _index_zone(reading, corners: np.ndarray) -> tuple[int, int, int, int]:
