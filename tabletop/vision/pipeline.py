@@ -233,6 +233,12 @@ BESIDE_GLYPH = (0.3, 1.4)
 blur), when it is this tall and no wider against the read glyph (the same deck: perspective and a fan's turn only)
 and its top lies within ``BESIDE_TOP`` of the read glyph's height of that glyph's."""
 BESIDE_TOP = 0.4
+BESIDE_TURN = math.radians(50)
+"""A card read beside another is one of its fan or pile when it lies within this turn of it (``_fan_turn``: a fan of
+four at 15 degrees a card spans 45)."""
+BESIDE_TURN_FROM = 0.15
+"""... and lies at least this share of a width along the strip from it (nearer, a corner misplaced by a few pixels
+would give a turn many times too large)."""
 BESIDE_TRIED = 0.05
 """Two slid quads whose index corners lie closer than this share of a short side are read once (the reader's own
 leeway: an index read at a corner a twentieth of a width off still reads)."""
@@ -259,10 +265,10 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
     ``_once_by_index`` after); an unsure read of the same card there gives way to it."""
     # a card of a pile or a fan has another's index beside its own along its index strip (either card hung at
     # either of its index corners)
-    in_strip = [(r, c) for r, c in hidden
-                if any(o is not c and any(_in_strip(p, c, turned) for p in (o.corners[0], o.corners[2])
-                                          for turned in (False, True))
-                       for _, o in hidden)]
+    beside = {id(x) for c in (c for _, c in hidden) for o in (o for _, o in hidden)
+              if o is not c and any(_in_strip(p, c.corners, turned) for p in (o.corners[0], o.corners[2]) for turned in (False, True))
+              and _overlap_share(c, o) >= BESIDE_OVERLAP for x in (c, o)}
+    in_strip = [(r, c) for r, c in hidden if id(c) in beside]
     seeds = [(r, c) for r, c in sorted(in_strip, key=lambda rc: -rc[0].confidence)
              if r.suit is not None and r.confidence >= SURE_AT_BOTH][:BESIDE_SEEDS]
     hidden = list(hidden)
@@ -273,7 +279,7 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
             first = seed if corners is cand.corners and seed.glyph is not None else _read_corners(image, corners, reader)
             if first.rank is seed.rank and first.glyph is not None:
                 strips.append((first, corners))
-        for corners in [c for first, at in strips for c in _beside(image, first, at)]:
+        for corners in [c for first, at in strips for c in _beside(image, first, at, _fan_turn(at, hidden))]:
             short = cand.short_side
             if any(_length(corners[0] - t) < BESIDE_TRIED * short for t in tried):
                 continue
@@ -296,15 +302,25 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
     return hidden
 
 
-BESIDE_STRIP = ((0.05, 0.6), (-0.15, 0.25))
+BESIDE_STRIP = ((0.05, 1.0), (-0.3, 0.3))
 """Where another card's index corner lies beside a card's in a slid pile or a fan: this far either way along its top
-edge (a share of its width) and down its height from its index corner (its index strip; a card laid touching it in
-a row has its index corner a width or more away)."""
+edge (a share of its width) and down its height from its index corner (its index strip) ..."""
+BESIDE_OVERLAP = 0.1
+"""... and the two cards overlapping by this share of the smaller at least (a card laid touching it in a row has its
+index corner in that strip too, but lies beside it, not on it)."""
 
 
-def _in_strip(point: np.ndarray, cand, turned: bool = False) -> bool:
-    """True if ``point`` lies in ``cand``'s index strip (``BESIDE_STRIP``), or its far index's where ``turned``."""
-    corners = cand.corners[[2, 3, 0, 1]] if turned else cand.corners
+def _overlap_share(a, b) -> float:
+    """The share of the smaller of two card hypotheses that the other covers."""
+    inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
+    smaller = min(abs(cv2.contourArea(a.corners.astype(np.float32))), abs(cv2.contourArea(b.corners.astype(np.float32))))
+    return float(inter) / max(1.0, smaller)
+
+
+def _in_strip(point: np.ndarray, corners: np.ndarray, turned: bool = False) -> bool:
+    """True if ``point`` lies in the index strip (``BESIDE_STRIP``) of the card with ``corners`` (index corner first),
+    or in its far index's where ``turned``."""
+    corners = corners[[2, 3, 0, 1]] if turned else corners
     across, down = corners[1] - corners[0], corners[3] - corners[0]
     offset = point - corners[0]
     u = float(offset @ across) / max(1e-6, float(across @ across))
@@ -324,9 +340,37 @@ def _index_zone(reading, corners: np.ndarray) -> tuple[int, int, int, int]:
     return int(x), int(y), int(w), int(h)
 
 
-def _beside(image: np.ndarray, seed, at: np.ndarray) -> list[np.ndarray]:
+def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
+    """How far (radians, in the frame) the cards beside the card ``at`` (corners, index corner first) are turned against
+    it per view pixel along its index strip: the median over the cards read whose index corner lies along that strip
+    (as far as the strip searched and a card's width beyond, where the card at the fan's far end lies) lying within
+    ``BESIDE_TURN`` of its way. A fan's cards are turned about a pivot below them by
+    the same step each, so the turn grows with the distance along the strip; a slid pile's hardly turn."""
+    m = VIEW_MARGIN
+    width = VIEW_W - 1 - 2 * m
+    across, down = at[1] - at[0], at[3] - at[0]
+    heading = math.atan2(float(across[1]), float(across[0]))
+    rates = []
+    for r, o in hidden:
+        ends = [(o.corners[0], o.corners[1] - o.corners[0])]
+        if _two_agree(r):  # its far corner measured where its far index reads
+            ends.append((o.corners[2], o.corners[3] - o.corners[2]))
+        for corner, other in ends:
+            offset = corner - at[0]
+            u = float(offset @ across) / max(1e-6, float(across @ across))
+            v = float(offset @ down) / max(1e-6, float(down @ down))
+            if not (BESIDE_TURN_FROM <= abs(u) <= 1 + BESIDE_REACH and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]):
+                continue
+            turn = (math.atan2(float(other[1]), float(other[0])) - heading + math.pi) % (2 * math.pi) - math.pi
+            if abs(turn) <= BESIDE_TURN:
+                rates.append(turn / (u * width))
+    return float(np.median(rates)) if rates else 0.0
+
+
+def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[np.ndarray]:
     """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
-    its card's top edge (``_indices_beside``), nearest first."""
+    its card's top edge (``_indices_beside``), nearest first; each turned about its index corner by ``turn`` radians
+    a view pixel it lies along the strip (``_fan_turn``)."""
     gx, gy, gw, gh = seed.glyph
     m = VIEW_MARGIN
     width = VIEW_W - 1 - 2 * m
@@ -343,21 +387,28 @@ def _beside(image: np.ndarray, seed, at: np.ndarray) -> list[np.ndarray]:
     ink = (dark < paper - np.maximum(BESIDE_INK[0], BESIDE_INK[1] * paper)).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
     glyph_top = gy - top
-    lefts = sorted(int(x) for x, y, w, h, _ in stats[1:]
+    lefts = sorted((int(x), int(y) - glyph_top) for x, y, w, h, _ in stats[1:]
                    if BESIDE_GLYPH[0] * gh <= h <= BESIDE_GLYPH[1] * gh and w <= BESIDE_GLYPH[1] * gh
                    and abs(y - glyph_top) <= BESIDE_TOP * gh)
-    starts: list[int] = []
-    for x in lefts:
-        if starts and x - starts[-1] < BESIDE_DIGITS * gh:
+    starts: list[tuple[int, int]] = []
+    for x, lower in lefts:
+        if starts and x - starts[-1][0] < BESIDE_DIGITS * gh:
             continue  # the second digit of a ten
-        starts.append(x)
+        starts.append((x, lower))
     from_view = np.linalg.inv(to_view)
     out = []
-    for x in sorted(starts, key=lambda x: abs(x - reach - gx)):
+    for x, lower in sorted(starts, key=lambda s: abs(s[0] - reach - gx)):
         moved = x - reach - gx  # view pixels along the top edge from the read glyph to this one
         if abs(moved) < BESIDE_DIGITS * gh:
             continue  # the read glyph itself
-        corners = cv2.perspectiveTransform((target + np.float32([moved, 0]))[None], from_view)[0]
+        moved_view = np.vstack([target, [[gx + moved, gy + lower]]]).astype(np.float32) + np.float32([moved, lower])
+        moved_view[4] = (gx + moved, gy + lower)  # the glyph found: the card is turned about it, where its ink is
+        points = cv2.perspectiveTransform(moved_view[None], from_view)[0]
+        corners, glyph_at = points[:4], points[4]
+        angle = turn * moved
+        if angle:
+            spin = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
+            corners = (corners - glyph_at) @ spin.T + glyph_at
         out.append(corners.astype(np.float32))
     return out
 
