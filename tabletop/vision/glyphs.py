@@ -110,7 +110,8 @@ def _ink(corner: np.ndarray) -> np.ndarray:
     return _ink_levels(corner)[1][0]
 
 
-def _ink_levels(corner: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _ink_levels(corner: np.ndarray, evened: bool = False,
+                ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
     """The corner's lowest channel (uint8) and ``_ink`` of it: the ink map, and the ink of each level 0..255
     (float32, and as ``(ink * 255).astype(np.uint8)``).
 
@@ -118,11 +119,47 @@ def _ink_levels(corner: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.nd
     (the same float32 arithmetic per pixel as on the whole crop, at a fraction of the cost)."""
     b, g, r = cv2.split(corner)
     lowest8 = cv2.min(cv2.min(b, g), r)
+    if evened:
+        lowest8 = _evened(lowest8)
+        if lowest8 is None:
+            return None
     counts = np.cumsum(np.bincount(lowest8.ravel(), minlength=256))
     paper = _percentile_90(counts, lowest8)
     darkest = float(np.searchsorted(counts, 1))  # lowest.min()
     table = np.clip((paper - _LEVELS) / max(paper - darkest, 40.0), 0, 1)
     return lowest8, (cv2.LUT(lowest8, table), table, (table * 255).astype(np.uint8))
+
+
+FLOODED = 0.3
+"""Ink over this share of a corner is more than an index (its rank and pip cover about a tenth): the paper in a
+shadow across the index taken for ink (a hand's or the card above's), the table, or a court picture. Such a corner is
+looked at again with its paper lit evenly (``_evened``), where its paper is lit unevenly."""
+_PAPER_STEP = 4
+"""The paper's light is measured on the corner shrunk this many times (a glyph's stroke, 3-6 view pixels, is gone)."""
+_PAPER_REACH = np.ones((5, 5), np.uint8)
+"""... as its level closed over this reach (20 view pixels: wider than a suit pip, so no ink is taken for shadowed
+paper; a closing, not the brightest level round it, so a shadow's edge stays where it is)."""
+UNEVEN_PAPER = 0.85
+"""A corner whose paper is lit, somewhere, less than this share of its brightest paper is lit unevenly; one lit
+evenly is read exactly as before."""
+DEEPEST_SHADOW = 0.4
+"""Paper is lifted at most by this much: darker than this share of the brightest paper is no paper in shadow but the
+table, a card's dark back or a court picture, and is left dark."""
+
+
+def _evened(lowest8: np.ndarray) -> np.ndarray | None:
+    """The corner's lowest channel with its paper lit evenly: each pixel divided by the paper's light round it (its
+    level closed over ``_PAPER_REACH`` on the corner shrunk ``_PAPER_STEP`` times, smoothed) and scaled to the
+    brightest paper; None where the paper is lit evenly (``UNEVEN_PAPER``)."""
+    h, w = lowest8.shape
+    small = cv2.resize(lowest8, (max(1, w // _PAPER_STEP), max(1, h // _PAPER_STEP)), interpolation=cv2.INTER_AREA)
+    light = cv2.blur(cv2.morphologyEx(small, cv2.MORPH_CLOSE, _PAPER_REACH), (3, 3))
+    brightest = float(light.max())
+    if brightest < 1 or float(light.min()) >= UNEVEN_PAPER * brightest:
+        return None
+    light = np.maximum(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32),
+                       np.float32(DEEPEST_SHADOW * brightest))
+    return cv2.convertScaleAbs(lowest8.astype(np.float32) * (np.float32(brightest) / light))
 
 
 def _percentile_90(counts: np.ndarray, values: np.ndarray) -> float:
@@ -138,10 +175,18 @@ _CLOSE_2 = np.ones((2, 2), np.uint8)
 _GROW_3 = np.ones((3, 3), np.uint8)
 
 
-def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
-    """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index."""
+def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | None:
+    """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index.
+
+    Where ink covers more than ``FLOODED`` of the corner and its paper is lit unevenly, the corner is
+    looked at again with its paper lit evenly (``evened``; ``_evened``): a shadow across the index had taken the
+    paper for ink, and the glyphs were lost in it. ``evened=True``: that second look only (None where the paper is
+    lit evenly)."""
     h, w = corner.shape[:2]
-    lowest8, (ink, table, table8) = _ink_levels(corner)
+    levels = _ink_levels(corner, evened)
+    if levels is None:
+        return None
+    lowest8, (ink, table, table8) = levels
     ink8 = cv2.LUT(lowest8, table8)
     otsu, _ = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # strong ink, or local ink that is ink at all: both functions of the level, looked up (``_ink_levels``)
@@ -150,6 +195,10 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12)
     binary = cv2.bitwise_or(strong, cv2.bitwise_and(local, faint))
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CLOSE_2)
+    if not evened and cv2.countNonZero(binary) > FLOODED * h * w:
+        again = corner_glyphs(corner, evened=True)
+        if again is not None:
+            return again
     # long straight lines (a court card's picture frame, the card edge) are never part of the index
     lines = None
     for kernel, axis in (((int(0.45 * h), 1), 0), ((1, int(0.6 * w)), 1)):
