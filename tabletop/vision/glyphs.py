@@ -181,7 +181,7 @@ def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | No
     Where ink covers more than ``FLOODED`` of the corner and its paper is lit unevenly, the corner is
     looked at again with its paper lit evenly (``evened``; ``_evened``): a shadow across the index had taken the
     paper for ink, and the glyphs were lost in it. ``evened=True``: that second look only (None where the paper is
-    lit evenly)."""
+    lit evenly, or where evening it leaves the corner flooded still: no shadow did that)."""
     h, w = corner.shape[:2]
     levels = _ink_levels(corner, evened)
     if levels is None:
@@ -195,7 +195,9 @@ def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | No
     local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12)
     binary = cv2.bitwise_or(strong, cv2.bitwise_and(local, faint))
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CLOSE_2)
-    if not evened and cv2.countNonZero(binary) > FLOODED * h * w:
+    if cv2.countNonZero(binary) > FLOODED * h * w:
+        if evened:
+            return None  # still flooded with its paper lit evenly: no shadow's doing (the table, a picture)
         again = corner_glyphs(corner, evened=True)
         if again is not None:
             return again
