@@ -120,7 +120,7 @@ def _ink_levels(corner: np.ndarray, evened: bool = False,
     b, g, r = cv2.split(corner)
     lowest8 = cv2.min(cv2.min(b, g), r)
     if evened:
-        lowest8 = _evened(lowest8)
+        lowest8 = _evened(lowest8, corner)
         if lowest8 is None:
             return None
     counts = np.cumsum(np.bincount(lowest8.ravel(), minlength=256))
@@ -146,20 +146,33 @@ DEEPEST_SHADOW = 0.4
 """Paper is lifted at most by this much: darker than this share of the brightest paper is no paper in shadow but the
 table, a card's dark back or a court picture, and is left dark."""
 
+SHADE_GREY = 0.2
+"""Paper in a shadow stays grey: its channels within this share of the highest (closed over ``_PAPER_REACH``, so the
+ink is gone). A corner whose darker half is mostly coloured is a table's wood or cloth, not looked at again."""
 
-def _evened(lowest8: np.ndarray) -> np.ndarray | None:
-    """The corner's lowest channel with its paper lit evenly: each pixel divided by the paper's light round it (its
-    level closed over ``_PAPER_REACH`` on the corner shrunk ``_PAPER_STEP`` times, smoothed) and scaled to the
-    brightest paper; None where the paper is lit evenly (``UNEVEN_PAPER``)."""
+
+def _evened(lowest8: np.ndarray, corner: np.ndarray) -> np.ndarray | None:
+    """The corner's lowest channel (``lowest8``, of ``corner``) with its paper lit evenly: each pixel divided by the
+    paper's light round it (the corner shrunk ``_PAPER_STEP`` times, closed over ``_PAPER_REACH``: its ink gone) and
+    scaled to the brightest paper; None where the paper is lit evenly (``UNEVEN_PAPER``), or where what is darker is
+    mostly coloured (``SHADE_GREY``): a wooden or cloth table, not white paper in a shadow."""
     h, w = lowest8.shape
-    small = cv2.resize(lowest8, (max(1, w // _PAPER_STEP), max(1, h // _PAPER_STEP)), interpolation=cv2.INTER_AREA)
-    light = cv2.blur(cv2.morphologyEx(small, cv2.MORPH_CLOSE, _PAPER_REACH), (3, 3))
-    brightest = float(light.max())
-    if brightest < 1 or float(light.min()) >= UNEVEN_PAPER * brightest:
+    step = _PAPER_STEP
+    size = (max(1, w // step), max(1, h // step))
+    small = cv2.resize(corner[: size[1] * step, : size[0] * step], size, interpolation=cv2.INTER_AREA)  # whole steps:
+    # OpenCV's fast area shrinking
+    b, g, r = cv2.split(cv2.morphologyEx(small, cv2.MORPH_CLOSE, _PAPER_REACH))
+    light = cv2.min(cv2.min(b, g), r)
+    least, brightest, _, _ = cv2.minMaxLoc(light)
+    if brightest < 1 or least >= UNEVEN_PAPER * brightest:
         return None
-    light = np.maximum(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32),
-                       np.float32(DEEPEST_SHADOW * brightest))
-    return cv2.convertScaleAbs(lowest8.astype(np.float32) * (np.float32(brightest) / light))
+    top = cv2.max(cv2.max(b, g), r)
+    shaded = cv2.compare(light, UNEVEN_PAPER * brightest, cv2.CMP_LT)
+    coloured = cv2.compare(cv2.subtract(top, light), cv2.multiply(top, SHADE_GREY, dtype=cv2.CV_8U), cv2.CMP_GE)
+    if 2 * cv2.countNonZero(cv2.bitwise_and(shaded, coloured)) > cv2.countNonZero(shaded):
+        return None
+    light = cv2.max(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR), DEEPEST_SHADOW * brightest)
+    return cv2.divide(lowest8, light, scale=brightest)  # rounded, and saturated at 255
 
 
 def _percentile_90(counts: np.ndarray, values: np.ndarray) -> float:
