@@ -15,7 +15,7 @@ import numpy as np
 
 from tabletop.vision.finder import VIEW_H, VIEW_W, WARP_BLOCK
 
-__all__ = ["hog", "float_mean", "CornerGlyphs", "corner_glyphs", "rank_features", "suit_features", "card_corners",
+__all__ = ["hog", "float_mean", "CornerGlyphs", "corner_glyphs", "look_at_corner", "rank_features", "suit_features", "card_corners",
            "first_corner", "FIRST_INDEX_VIEW"]
 
 _CORNER_W, _CORNER_H = int(0.27 * VIEW_W), int(0.36 * VIEW_H)
@@ -132,8 +132,9 @@ def _ink_levels(corner: np.ndarray, evened: bool = False,
 
 FLOODED = 0.3
 """Ink over this share of a corner is more than an index (its rank and pip cover about a tenth): the paper in a
-shadow across the index taken for ink (a hand's or the card above's), the table, or a court picture. Such a corner is
-looked at again with its paper lit evenly (``_evened``), where its paper is lit unevenly."""
+shadow across the index taken for ink (a hand's or the card above's), the table, or a court picture. Such a corner,
+where no rank was read in it, is looked at again with its paper lit evenly (``_evened``), where its paper is lit
+unevenly (``look_at_corner``)."""
 _PAPER_STEP = 4
 """The paper's light is measured on the corner shrunk this many times (a glyph's stroke, 3-6 view pixels, is gone)."""
 _PAPER_REACH = np.ones((5, 5), np.uint8)
@@ -143,8 +144,11 @@ UNEVEN_PAPER = 0.85
 """A corner whose paper is lit, somewhere, less than this share of its brightest paper is lit unevenly; one lit
 evenly is read exactly as before."""
 DEEPEST_SHADOW = 0.4
-"""Paper is lifted at most by this much: darker than this share of the brightest paper is no paper in shadow but the
-table, a card's dark back or a court picture, and is left dark."""
+"""Darker than this share of the brightest paper (closed) is no paper in a shadow but ink too wide to close (a big
+pip), the table, a card's dark back or a court picture, and is left as it is."""
+SHADE_SHARE = 0.25
+"""A shadow across an index covers at least this share of the corner (paper between ``DEEPEST_SHADOW`` and
+``UNEVEN_PAPER``); less is the blurred rim of a big pip or of the table, not looked at again."""
 
 SHADE_GREY = 0.2
 """Paper in a shadow stays grey: its channels within this share of the highest (closed over ``_PAPER_REACH``, so the
@@ -167,9 +171,13 @@ def _evened(lowest8: np.ndarray, corner: np.ndarray) -> np.ndarray | None:
     if brightest < 1 or least >= UNEVEN_PAPER * brightest:
         return None
     top = cv2.max(cv2.max(b, g), r)
-    shaded = cv2.compare(light, UNEVEN_PAPER * brightest, cv2.CMP_LT)
+    dark = cv2.compare(light, DEEPEST_SHADOW * brightest, cv2.CMP_LT)  # no paper: ink too wide to close, the table
+    shaded = cv2.bitwise_and(cv2.compare(light, UNEVEN_PAPER * brightest, cv2.CMP_LT), cv2.bitwise_not(dark))
+    in_shade = cv2.countNonZero(shaded)
+    if in_shade < SHADE_SHARE * light.size:
+        return None
     coloured = cv2.compare(cv2.subtract(top, light), cv2.multiply(top, SHADE_GREY, dtype=cv2.CV_8U), cv2.CMP_GE)
-    if 2 * cv2.countNonZero(cv2.bitwise_and(shaded, coloured)) > cv2.countNonZero(shaded):
+    if 2 * cv2.countNonZero(cv2.bitwise_and(shaded, coloured)) > in_shade:
         return None
     light = cv2.max(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR), DEEPEST_SHADOW * brightest)
     return cv2.divide(lowest8, light, scale=brightest)  # rounded, and saturated at 255
@@ -191,14 +199,19 @@ _GROW_3 = np.ones((3, 3), np.uint8)
 def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | None:
     """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index.
 
-    Where ink covers more than ``FLOODED`` of the corner and its paper is lit unevenly, the corner is
-    looked at again with its paper lit evenly (``evened``; ``_evened``): a shadow across the index had taken the
-    paper for ink, and the glyphs were lost in it. ``evened=True``: that second look only (None where the paper is
-    lit evenly, or where evening it leaves the corner flooded still: no shadow did that)."""
+    ``evened``: with its paper lit evenly first (``_evened``): None where it is lit evenly already, or where the
+    corner is still flooded with ink once it is (no shadow did that: the table, a picture). See ``look_at_corner``."""
+    return look_at_corner(corner, evened)[0]
+
+
+def look_at_corner(corner: np.ndarray, evened: bool = False) -> tuple[CornerGlyphs | None, bool]:
+    """``corner_glyphs`` of ``corner``, and whether ink covered more than ``FLOODED`` of it: then, where no rank was
+    found, the reader looks again with its paper lit evenly (``corner_glyphs(corner, evened=True)``), as a shadow's
+    edge across the index has the paper in the shadow taken for ink and the glyphs lost in it."""
     h, w = corner.shape[:2]
     levels = _ink_levels(corner, evened)
     if levels is None:
-        return None
+        return None, False
     lowest8, (ink, table, table8) = levels
     ink8 = cv2.LUT(lowest8, table8)
     otsu, _ = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -208,12 +221,9 @@ def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | No
     local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12)
     binary = cv2.bitwise_or(strong, cv2.bitwise_and(local, faint))
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CLOSE_2)
-    if cv2.countNonZero(binary) > FLOODED * h * w:
-        if evened:
-            return None  # still flooded with its paper lit evenly: no shadow's doing (the table, a picture)
-        again = corner_glyphs(corner, evened=True)
-        if again is not None:
-            return again
+    flooded = cv2.countNonZero(binary) > FLOODED * h * w
+    if flooded and evened:
+        return None, True  # still flooded with its paper lit evenly: no shadow's doing (the table, a picture)
     # long straight lines (a court card's picture frame, the card edge) are never part of the index
     lines = None
     for kernel, axis in (((int(0.45 * h), 1), 0), ((1, int(0.6 * w)), 1)):
@@ -231,7 +241,7 @@ def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | No
     keep &= ~((x > 0.45 * w) | (x + bw / 2 > 0.7 * w))  # too far in: the picture frame or a big pip
     parts = [tuple(p) for p in stats[1:, :4][keep].tolist()]
     if not parts:
-        return None
+        return None, flooded
     parts.sort(key=lambda p: p[1])
     top = parts[0]
     group = [p for p in parts if _same_line(top, p)]
@@ -240,7 +250,7 @@ def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | No
     gx1 = max(p[0] + p[2] for p in group)
     gy1 = max(p[1] + p[3] for p in group)
     if gx1 - gx0 > 0.8 * w:
-        return None
+        return None, flooded
     rank_patch = ink[gy0:gy1, gx0:gx1]
     below = [p for p in parts if p[1] >= gy1 - 1 and p[1] < gy1 + 1.5 * (gy1 - gy0)
              and p[0] < gx1 and p[0] + p[2] > gx0 and p not in group]
@@ -256,7 +266,8 @@ def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | No
         redness = float(np.clip((r - max(g, b)) / 80.0, -1, 1))
     else:
         redness = 0.0
-    return CornerGlyphs(rank_patch, suit_patch, redness, (int(gx0), int(gy0), int(gx1 - gx0), int(gy1 - gy0)), suit_box)
+    box = (int(gx0), int(gy0), int(gx1 - gx0), int(gy1 - gy0))
+    return CornerGlyphs(rank_patch, suit_patch, redness, box, suit_box), flooded
 
 
 def _may_hold_line(binary: np.ndarray, length: int, axis: int) -> bool:
