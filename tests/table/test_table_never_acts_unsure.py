@@ -172,3 +172,20 @@ def test_an_unsure_yes_or_no_right_after_an_ask_is_asked_about() -> None:
     assert replies[-1].text == "How many?", [r.event for r in replies]
     table = _table("answer")
     assert table.hear(_heard("yeah"))[-1].text == "How many?"
+
+
+def test_no_then_the_value_already_asked_is_a_plain_no() -> None:
+    """"Ben, sevens?" — "no, jacks" heard "no sevens": a correction to the value the question already
+    holds contradicts itself. The "no" was said and the value misheard, so it is a plain "no" (say it
+    again), not "You said sevens?", and nothing is acted on. The same at a check of the rank alone."""
+    table = _table("confirm ask")
+    replies = table.hear(_heard("no a seven"))
+    assert table.game.state.exchange is None and table.pending is None, [r.event for r in replies]
+    assert replies[-1].text == "Okay, say it again.", [r.event for r in replies]
+
+    table = _table("check rank")
+    assert table.pending is not None and table.pending.question == "Sevens?"
+    replies = table.hear(_heard("nope sevens"))
+    assert table.game.state.exchange is None, [r.event for r in replies]
+    assert table.pending is not None and table.pending.expects == "rank" and "7" not in table.pending.choices, \
+        [r.event for r in replies]
