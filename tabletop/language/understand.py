@@ -177,7 +177,8 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     best = ranked[0]
     # Readings that do the same thing in this phase (a bare "no" to an ask is a go fish, a bare
     # "yes" an answer with no count) back the best reading rather than compete with it.
-    rivals = [s for s in ranked[1:] if not same_action(s.intent, best.intent, context)]
+    rivals = [s for s in ranked[1:] if not same_action(s.intent, best.intent, context)
+              and not _same_yes(s, best, context, vocab)]
     runner = rivals[0] if rivals else None
     margin = (runner.cost - best.cost) if runner is not None else math.inf
     absolute = math.exp(-best.cost)
@@ -252,6 +253,20 @@ def same_action(a: Intent, b: Intent, context: Context) -> bool:
         answer = a if isinstance(a, Answer) else b
         return answer.count is None  # type: ignore[union-attr]
     return False
+
+
+def _same_yes(a: Scored, b: Scored, context: Context, vocab: Vocabulary) -> bool:
+    """Whether, at a yes/no question of tabletop's ("Three?"), reading ``a`` backs the "yes" that
+    reading ``b`` is: its first word is a yes too ("yes two", "yep one" where "yes" was heard best).
+
+    The open decoder pads a short answer with words from the noise after it, and those readings came
+    in as rivals that took the "yes" under the acting bar: real "yes"es to "Three?" were asked again.
+    The answer to a yes/no question is its first word; what follows a "yes" ("yes, two" to "Three?")
+    contradicts it rather than answering otherwise."""
+    if context.expects != "yes_no" or not isinstance(b.intent, Yes):
+        return False
+    words = a.text.lower().replace(",", " ").split()
+    return bool(words) and words[0] in vocab.single_words("yes")
 
 
 _COSTLY_PHASE = 0.5

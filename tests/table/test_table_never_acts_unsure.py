@@ -189,3 +189,21 @@ def test_no_then_the_value_already_asked_is_a_plain_no() -> None:
     assert table.game.state.exchange is None, [r.event for r in replies]
     assert table.pending is not None and table.pending.expects == "rank" and "7" not in table.pending.choices, \
         [r.event for r in replies]
+
+
+def test_a_sure_yes_padded_with_noise_words_confirms_a_check() -> None:
+    """A real "three" to "How many?" checked ("Three?"), then a real "yes" heard best, surely, with the
+    open decoder's readings padded from the noise ("yes two", "yep one") as its alternatives: they
+    back the "yes" (the answer to a yes/no question is its first word) rather than take it under the
+    acting bar, so the count is acted on in one repair. Heard unsurely, the same "yes" confirms nothing."""
+    padded = ("yes two", "yep two", "yep one", "yes one")
+    table = _table("how many")
+    table.hear(_heard("three", 0.45))
+    assert table.pending is not None and table.pending.question == "Three?"
+    before = _snapshot(table)
+    replies = table.hear(Transcript("yes", 0.4, (Alternative("yes", 0.4), *(Alternative(t, 0.24) for t in padded)),
+                                    engine="pocketsphinx"))
+    assert _snapshot(table) == before, [r.event for r in replies]
+    replies = table.hear(Transcript("yes", 0.62, (Alternative("yes", 0.62), *(Alternative(t, 0.37) for t in padded)),
+                                    engine="pocketsphinx"))
+    assert replies[0].text.startswith("Ben gives Ana three sevens."), [r.event for r in replies]
