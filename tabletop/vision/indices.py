@@ -185,9 +185,9 @@ def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return across / max(short, 1e-6), along / max(float(_length(along)), 1e-6), short
 
 
-def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ink_mask(level: np.ndarray, nested: bool = True) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them: at the ink
-    contrast, at the deeper one (``DEEP_INK``) and at the fainter one (``FAINT_INK``)."""
+    contrast, and (``nested``) at the deeper one (``DEEP_INK``) and at the fainter one (``FAINT_INK``)."""
     b, g, r = cv2.split(level)  # once: OpenCV copies a strided channel view each time it is handed one
     lowest = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_BACKGROUND_KERNEL, _BACKGROUND_KERNEL))
@@ -199,6 +199,8 @@ def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     depth = cv2.subtract(paper, lowest)
     ink = cv2.compare(depth, cv2.LUT(paper, _NEED_FLOOR), cv2.CMP_GT)
     grey = cv2.compare(cv2.subtract(paper_high, paper), cv2.LUT(paper_high, _LIMIT_CEIL), cv2.CMP_LT)
+    if not nested:
+        return cv2.bitwise_and(ink, grey) // 255, None, None
     deep = cv2.compare(depth, cv2.LUT(paper, _DEEP_FLOOR), cv2.CMP_GT)
     faint = cv2.compare(depth, cv2.LUT(paper, _FAINT_FLOOR), cv2.CMP_GT)
     return (cv2.bitwise_and(ink, grey) // 255, cv2.bitwise_and(deep, grey) // 255,
@@ -281,24 +283,32 @@ def _grown_at_faint(labels: np.ndarray, stats: np.ndarray, mask: np.ndarray, fai
     sized[0] = False
     if not sized.any():
         return None
-    inked = mask.view(bool)
-    outer, inner = shapes[inked], labels[inked]  # every ink pixel's faint shape and ink shape
-    wanted = sized[outer]
-    outer, inner = outer[wanted], inner[wanted]
-    if len(outer) == 0:
-        return None
-    ink = np.bincount(outer, minlength=count)
-    pairs = np.unique(outer.astype(np.int64) * (len(stats) + 1) + inner)
-    held = np.bincount(pairs // (len(stats) + 1), minlength=count)
+    # every ink shape lies in one faint shape (ink is faint ink too): the one under its first pixel in raster order
+    # (its top row's leftmost), looked for along every ink shape's top row at once
+    inner = np.arange(1, len(stats))
+    outer = shapes[stats[1:, cv2.CC_STAT_TOP], _first_in_top_row(labels, stats[1:], inner)]
+    ink = np.bincount(outer, weights=stats[1:, cv2.CC_STAT_AREA], minlength=count)
+    held = np.bincount(outer, minlength=count)
     keep = np.flatnonzero(sized & (held >= 1) & ((held >= 2) | (shape_stats[:, cv2.CC_STAT_AREA] >= FAINT_GROWTH * ink)))
     if len(keep) == 0:
         return None
     if len(keep) > FAINT_MAX:
         keep = np.sort(keep[np.argsort(shape_stats[keep, cv2.CC_STAT_AREA], kind="stable")[:FAINT_MAX]])
-    outer_of, inner_of = pairs // (len(stats) + 1), pairs % (len(stats) + 1)  # sorted by the faint shape
-    starts = np.searchsorted(outer_of, keep)
-    held_in = [inner_of[a : a + n] for a, n in zip(starts, held[keep])]
+    order = np.argsort(outer, kind="stable")
+    starts = np.searchsorted(outer[order], keep)
+    held_in = [inner[order[a : a + n]] for a, n in zip(starts, held[keep])]
     return (shapes, keep), shape_stats[keep], shape_centres[keep], held_in
+
+
+def _first_in_top_row(labels: np.ndarray, stats: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The column of each shape's first pixel in raster order (``wanted``: their labels, ``stats`` their rows)."""
+    xs, ys, ws = (stats[:, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH))
+    starts = np.concatenate([[0], np.cumsum(ws)[:-1]])
+    along = np.arange(int(ws.sum())) - np.repeat(starts, ws)
+    row, col = np.repeat(ys, ws), np.repeat(xs, ws) + along
+    hits = np.flatnonzero(labels[row, col] == np.repeat(wanted, ws))
+    _, first = np.unique(np.searchsorted(starts, hits, side="right"), return_index=True)
+    return col[hits[first]]
 
 
 _LEVELS = np.arange(256, dtype=np.float32)
@@ -313,7 +323,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
                    ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
     """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
     only in parts of its ink (``_parts_apart``). ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
-    mask, deep, faint = _ink_mask(level)
+    mask, deep, faint = _ink_mask(level, in_parts)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
     # many specks (1024x576, 500 components: 1.1 against 3.4 ms)
@@ -322,7 +332,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     # hold together only at a fainter one; each source (label image, labels kept) from its first number on
     sources: list[tuple[int, np.ndarray, np.ndarray]] = []
     more = [_parts_apart(labels, stats, centres, deep) if in_parts else None,
-            _grown_at_faint(labels, stats, mask, faint, (_GLYPH_PX[0], _GLYPH_PX[1] * 1.45))]
+            _grown_at_faint(labels, stats, mask, faint, (_GLYPH_PX[0], _GLYPH_PX[1] * 1.45)) if in_parts else None]
     faint_held = more[-1][3] if more[-1] is not None else []
     for extra in more:
         if extra is not None:
