@@ -83,6 +83,7 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
     """
     height, width = frame.shape[:2]
     out: list[CornerCandidate] = []
+    faint_glyphs: list[bool] = []  # whether each found's glyph held together only in faint ink (``FAINT_INK``)
     longest = max(height, width)
     side = min(longest, _FINEST_LEVEL)
     level = frame
@@ -102,14 +103,18 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         finest = side == min(longest, _FINEST_LEVEL)
         pip = ((max(PIP_MIN_PX, _GLYPH_PX[0] * scale), max(PIP_MIN_AREA, _GLYPH_MIN_AREA * scale * scale))
                if finest else (_GLYPH_PX[0], _GLYPH_MIN_AREA))
-        for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
-                                                       in_parts=finest, pip=pip):
+        for corners, shown, in_parts, faint in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
+                                                              in_parts=finest, pip=pip):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
                                        by_index=True, by_parts=in_parts))
+            faint_glyphs.append(bool(faint))
         side //= 2
-    return pair_indices(out) + out
+    # a card is spanned by two indices of its own ink only: one whose glyph held together only in faint ink may be
+    # print or a shadow's edge, and a card spanned by it is hung as though measured (a fan's card given a far corner
+    # on another card's index)
+    return pair_indices([c for c, f in zip(out, faint_glyphs) if not f]) + out
 
 
 PAIR_TURN = 0.94
@@ -320,9 +325,10 @@ _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 25
 
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float], in_parts: bool = True,
                    pip: tuple[float, float] = (_GLYPH_PX[0], _GLYPH_MIN_AREA),
-                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
-    """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
-    only in parts of its ink (``_parts_apart``). ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
+                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool, bool]]:
+    """The card quads hung on the indices of one level, their index zones' boxes, whether an index was found only
+    in parts of its ink (``_parts_apart``) or in faint ink (``_grown_at_faint``), and whether its rank glyph held
+    together only in faint ink. ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
     mask, deep, faint = _ink_mask(level, in_parts)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
@@ -419,7 +425,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
             continue
         glyphs_used.update(digits + [k for k in held if k >= 0])
         pips_used.add(p)
-        found.append((*hung, max(ids[digits + [p]]) + 1 >= count))
+        found.append((*hung, max(ids[digits + [p]]) + 1 >= count, ids[r] + 1 >= faint_from))
     return found
 
 
