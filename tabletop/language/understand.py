@@ -159,6 +159,11 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
                     # correction to the value already asked ("You said aces?").
                     add(Scored(No(), hyp_cost + p.cost, alt.text, p, "denies the question"))
                     continue
+                if context.expects == "yes_no" and _affirms(p.intent, context.partial, alt.text, vocab):
+                    # "yes i do" or "yes, one" heard at "One four?" says yes to what was asked: it
+                    # is the "yes", not a new answer that drops the count ("Yes, you have some?").
+                    add(Scored(Yes(), hyp_cost + p.cost, alt.text, p, "affirms the question"))
+                    continue
             intent, adj, note = _adjust(p.intent, context, vocab)
             cost = hyp_cost + p.cost + adj
             add(Scored(intent, cost, alt.text, p, note))
@@ -621,6 +626,21 @@ def _restates(intent: Intent, partial: Intent, text: str, vocab: Vocabulary) -> 
     words = normalise(text, vocab)
     return bool(said) and bool(words) and words[0] in _NOPE and words[0] != "sorry" and \
         all(k in _SLOT_OF.get(type(partial), ()) and getattr(partial, k) == v for k, v in said.items())
+
+
+def _affirms(intent: Intent, partial: Intent, text: str, vocab: Vocabulary) -> bool:
+    """Whether ``intent``, heard at a yes/no question about ``partial``, opens with a yes and is of
+    the question's kind, naming no value but those the question already holds: "yes i do" (an
+    answer with no count) or "yes, one" at "One four?". The mirror of :func:`_restates`."""
+    from tabletop.language.normalise import normalise
+
+    if type(intent) is not type(partial) or not _SLOT_OF.get(type(partial)):
+        return False
+    words = normalise(text, vocab)
+    if not words or words[0] not in vocab.single_words("yes"):
+        return False
+    return all(getattr(intent, k) is None or getattr(intent, k) == getattr(partial, k)
+               for k in _SLOT_OF[type(partial)])
 
 
 def _clamp(value: Any) -> float:

@@ -208,3 +208,22 @@ def test_a_sure_yes_padded_with_noise_words_confirms_a_check() -> None:
     replies = table.hear(Transcript("yes", 0.62, (Alternative("yes", 0.62), *(Alternative(t, 0.37) for t in padded)),
                                     engine="pocketsphinx"))
     assert replies[0].text.startswith("Ben gives Ana three sevens."), [r.event for r in replies]
+
+
+def test_a_yes_that_restates_the_question_confirms_it() -> None:
+    """"Here you go, one" checked as "One seven?" — "yes" heard "yes i do" (or "yes one"): a yes to the
+    count asked about, not a new answer that drops it ("Yes, you have some?" → "How many?", where the
+    bench's 20 dB game lost its state). It confirms the count. "yes two" names another count, so it
+    is asked about and nothing moves."""
+    for setup, first in (("answer", "here you go one"), ("how many", "one")):
+        for heard in ("yes i do", "yes one"):
+            table = _table(setup)
+            table.hear(_heard(first, 0.45))
+            assert table.pending is not None and table.pending.expects == "yes_no", (setup, table.pending)
+            replies = table.hear(_heard(heard, 0.9))
+            assert replies[0].text.startswith(("Ben gives Ana one seven.", "Ben gives Ana a seven.")), (setup, heard, [r.event for r in replies])
+        table = _table(setup)
+        table.hear(_heard(first, 0.45))
+        before = _snapshot(table)
+        replies = table.hear(_heard("yes two", 0.9))
+        assert _snapshot(table) == before, (setup, [r.event for r in replies])
