@@ -5,8 +5,8 @@ Precision first, and decided over a few frames, as a live camera sends them in a
 distinct cards of the rank, each read surely; the frames that show it whole agree on which cards
 they are; and no frame reads another rank where one of them lies: surely, or as an index (a rank
 and its suit) at all (:data:`CONTRADICTS`). Where no one frame shows it whole, the frames together
-may: ``book_size`` cards each named by rank and suit, each read surely in some frame and always in
-one place, and no frame reading another rank where one lies. A frame that reads a card there unsurely as the same
+may: ``book_size`` cards each named by rank and suit, each read surely in some frame and seen there in
+another, always in one place, and no frame reading another rank where one lies. A frame that reads a card there unsurely as the same
 rank, or reads nothing there (a hand passing over it, or an index a few pixels wide that flickers
 in and out of a sure read from frame to frame), is no contradiction; a queen read as a king now and
 then is. When most frames read every card confidently and there are too few of the rank, the claim is
@@ -162,7 +162,8 @@ def _contradicts(d: Detection) -> bool:
 
 def _seen_across(rank: Rank, seen: list[list[Detection]], book_size: int) -> bool:
     """True if the frames together show ``book_size`` distinct cards of ``rank``, none in one frame: each card (its
-    rank and suit: a deck holds it once) read surely in some frame, always in one place, and no frame reading another
+    rank and suit: a deck holds it once) read surely in some frame, always in one place, read there as the rank in
+    another frame too (at ``CONTRADICTS``: surely or not, its suit unread or the same), and no frame reading another
     rank where any of them lies (``_read_otherwise``). A live camera's frames each lose a card or two to glare, blur or
     a pile's index a few pixels wide flickering below a sure read, not always the same one."""
     where: dict = {}  # suit -> the boxes it was read surely at
@@ -174,6 +175,10 @@ def _seen_across(rank: Rank, seen: list[list[Detection]], book_size: int) -> boo
         return False
     if not all(_inside(a, b) >= _SAME_CARD for boxes in where.values() for a in boxes for b in boxes):
         return False  # one card read in two places: a card read twice, or two cards one of them misread
+    for suit, boxes in where.items():  # each card seen in two frames at least, surely in one (not a passing misread)
+        if sum(any(d.rank is rank and d.confidence >= CONTRADICTS and d.suit in (suit, None)
+                   and _inside(d.box, boxes[0]) >= _SAME_CARD for d in detections) for detections in seen) < 2:
+            return False
     return not _read_otherwise(rank, [b for boxes in where.values() for b in boxes], seen)
 
 

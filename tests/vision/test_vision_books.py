@@ -174,3 +174,23 @@ def test_one_card_read_twice_in_the_same_place_counts_once() -> None:
     assert judge_book(Rank.KING, [three + [no_suit]] * 3).verdict != "confirmed"  # three kings, not four
     elsewhere = Detection(Rank.KING, None, (400, 0, 90, 130), 0.9)  # a fourth king beside them
     assert judge_book(Rank.KING, [three + [elsewhere]] * 3).verdict == "confirmed"
+
+
+def test_a_book_no_one_frame_shows_whole_is_confirmed_when_the_frames_together_do() -> None:
+    """A live camera's frames each lose a card to glare or a pile's flickering index, not always the same one: four
+    cards named by rank and suit, each read surely in some frame and always in one place, are the book."""
+    first = _read(*KINGS[:3], ("K of diamonds", 0.6))  # each frame reads one king unsurely
+    second = _read(("K of spades", 0.6), *KINGS[1:])
+    assert judge_book(Rank.KING, [first, first, first]).verdict != "confirmed"
+    assert judge_book(Rank.KING, [first, second, first]).verdict == "confirmed"
+    unnamed = list(second)  # the fourth king read surely only with its suit unread: not known to be another card
+    unnamed[3] = Detection(Rank.KING, None, unnamed[3].box, 0.92)
+    assert judge_book(Rank.KING, [unnamed, unnamed, unnamed]).verdict != "confirmed"
+    assert judge_book(Rank.KING, [first, unnamed, first]).verdict != "confirmed"  # its suit only read unsurely
+    lost = list(first)
+    lost[3] = Detection(Rank.KING, None, lost[3].box, 0.6)
+    assert judge_book(Rank.KING, [lost, unnamed, lost]).verdict != "confirmed"
+    moved = _read(("K of spades", 0.6), *KINGS[1:3], ("7 of clubs", 0.95), ("K of diamonds", 0.92))
+    assert judge_book(Rank.KING, [first, moved, first]).verdict != "confirmed"  # a fourth king elsewhere, in one frame
+    queen = _read(*KINGS[:3], ("Q of diamonds", 0.7))  # where a frame read the fourth king, another reads a queen
+    assert judge_book(Rank.KING, [queen, second, queen]).verdict != "confirmed"

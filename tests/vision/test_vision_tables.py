@@ -32,6 +32,7 @@ READ_NOW = ("light_wood", "linen", "tablecloth", "cork", "paper", "marble")
 BOOKS_READ_NOW = ("book_row", "book_square", "book_pile")  # and the square of kings, live and in a phone photo: since
 # cards are measured by their far index and a card-shaped outline read at one index is not taken for one card; the
 # square and the pile live since a book is decided over frames by evidence and a pile's cards are told apart
+LIGHTS_READ_NOW = ("even", "gradient")  # passing since the eighth session (they passed marked: the marks are off)
 PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
 
 
@@ -74,8 +75,8 @@ def test_cards_are_read_on_every_table(table: str) -> None:
                     for i, layout in enumerate(("row", "scattered", "touching"))])
 
 
-@PENDING
-@pytest.mark.parametrize("light", LIGHTS)
+@pytest.mark.parametrize("light", [light if light in LIGHTS_READ_NOW else pytest.param(light, marks=PENDING)
+                                   for light in LIGHTS])
 def test_cards_are_read_in_every_light(light: str) -> None:
     _assert_floors([_cards(SEED + 100 + i, table=HELD_OUT_TABLES[(i + LIGHTS.index(light)) % len(HELD_OUT_TABLES)],
                            layout=("row", "scattered", "touching")[i], camera="hd", light=light, count=5)
