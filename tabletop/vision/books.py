@@ -175,6 +175,10 @@ def _seen_across(rank: Rank, seen: list[list[Detection]], book_size: int) -> boo
         return False
     if not all(_inside(a, b) >= _SAME_CARD for boxes in where.values() for a in boxes for b in boxes):
         return False  # one card read in two places: a card read twice, or two cards one of them misread
+    suits = list(where)
+    if any(_inside(a, b) >= _SAME_CARD for i, s in enumerate(suits) for t in suits[i + 1:]
+           for a in where[s] for b in where[t]):
+        return False  # two suits read in one place: one card whose suit was misread, not two cards
     for suit, boxes in where.items():  # each card seen in two frames at least, surely in one (not a passing misread)
         if sum(any(d.rank is rank and d.confidence >= CONTRADICTS and d.suit in (suit, None)
                    and _inside(d.box, boxes[0]) >= _SAME_CARD for d in detections) for detections in seen) < 2:

@@ -194,3 +194,15 @@ def test_a_book_no_one_frame_shows_whole_is_confirmed_when_the_frames_together_d
     assert judge_book(Rank.KING, [first, moved, first]).verdict != "confirmed"  # a fourth king elsewhere, in one frame
     queen = _read(*KINGS[:3], ("Q of diamonds", 0.7))  # where a frame read the fourth king, another reads a queen
     assert judge_book(Rank.KING, [queen, second, queen]).verdict != "confirmed"
+
+
+def test_one_card_read_as_two_suits_in_turn_is_not_two_cards() -> None:
+    """Three kings, and a card beside them read as the king of clubs in one frame and the king of diamonds in
+    another (its suit unread in a third): a deck holds each card once, but one place holds one card. Four suits
+    read at three places are three cards, whatever each frame says: no book."""
+    first = _read(*KINGS[:2], ("K of clubs", 0.9))
+    second = _read(*KINGS[:2], ("K of diamonds", 0.92))
+    third = _read(*KINGS[:2], ("K of diamonds", 0.6))
+    third[2] = Detection(Rank.KING, None, third[2].box, 0.7)
+    assert judge_book(Rank.KING, [first, second, third]).verdict != "confirmed"
+    assert judge_book(Rank.KING, [first, second, third, _read(*KINGS[:3])]).verdict != "confirmed"
