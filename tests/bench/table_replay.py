@@ -92,8 +92,9 @@ def main() -> None:
     parser.add_argument("traces", nargs="+", help="LEVEL-SEED.trace.jsonl files of games played with TABLE_BENCH_KEEP_AUDIO=1")
     parser.add_argument("--voice", default="", help="only voices whose name holds this")
     parser.add_argument("--dump", help="write every utterance's row (JSON) here")
+    parser.add_argument("--limit", type=int, help="only the first N utterances")
     args = parser.parse_args()
-    traces = [t for t in load(args.traces) if args.voice in t["voice"]]
+    traces = [t for t in load(args.traces) if args.voice in t["voice"]][: args.limit]
     if not traces:
         sys.exit("no kept utterances in these traces (play the games with TABLE_BENCH_KEEP_AUDIO=1)")
     tally, rows, cpu = replay(traces)
