@@ -54,7 +54,7 @@ from tabletop.referee.intents import (
 )
 
 __all__ = ["ACT", "Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
-           "bare_answer",
+           "bare_answer", "slot_value", "slot_values_said", "slot_values_of",
            "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
@@ -153,6 +153,12 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
                 if filled is not None:  # "no, sixes" at "Ben, sevens?": the corrected question
                     add(Scored(filled, hyp_cost + p.cost, alt.text, p, "corrects the question"))
                     continue
+                if not typed and _restates(p.intent, context.partial, alt.text, vocab):
+                    # "no, aces" heard at "Ben, aces?" contradicts itself: the "no" was said, the value
+                    # after it misheard ("no, jacks" heard "no a ace"). It is a plain "no", never a
+                    # correction to the value already asked ("You said aces?").
+                    add(Scored(No(), hyp_cost + p.cost, alt.text, p, "denies the question"))
+                    continue
             intent, adj, note = _adjust(p.intent, context, vocab)
             cost = hyp_cost + p.cost + adj
             add(Scored(intent, cost, alt.text, p, note))
@@ -171,7 +177,8 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     best = ranked[0]
     # Readings that do the same thing in this phase (a bare "no" to an ask is a go fish, a bare
     # "yes" an answer with no count) back the best reading rather than compete with it.
-    rivals = [s for s in ranked[1:] if not same_action(s.intent, best.intent, context)]
+    rivals = [s for s in ranked[1:] if not same_action(s.intent, best.intent, context)
+              and not _same_yes(s, best, context, vocab)]
     runner = rivals[0] if rivals else None
     margin = (runner.cost - best.cost) if runner is not None else math.inf
     absolute = math.exp(-best.cost)
@@ -246,6 +253,20 @@ def same_action(a: Intent, b: Intent, context: Context) -> bool:
         answer = a if isinstance(a, Answer) else b
         return answer.count is None  # type: ignore[union-attr]
     return False
+
+
+def _same_yes(a: Scored, b: Scored, context: Context, vocab: Vocabulary) -> bool:
+    """Whether, at a yes/no question of tabletop's ("Three?"), reading ``a`` backs the "yes" that
+    reading ``b`` is: its first word is a yes too ("yes two", "yep one" where "yes" was heard best).
+
+    The open decoder pads a short answer with words from the noise after it, and those readings came
+    in as rivals that took the "yes" under the acting bar: real "yes"es to "Three?" were asked again.
+    The answer to a yes/no question is its first word; what follows a "yes" ("yes, two" to "Three?")
+    contradicts it rather than answering otherwise."""
+    if context.expects != "yes_no" or not isinstance(b.intent, Yes):
+        return False
+    words = a.text.lower().replace(",", " ").split()
+    return bool(words) and words[0] in vocab.single_words("yes")
 
 
 _COSTLY_PHASE = 0.5
@@ -482,6 +503,45 @@ def slot_value(text: str, players: tuple[str, ...] | list[str] = ()) -> tuple[st
     return None
 
 
+def slot_values_said(text: str, players: tuple[str, ...] | list[str] = ()) -> frozenset[tuple[str, str]]:
+    """Every slot value some run of ``text``'s words says, as ("rank", "7"), ("target", "Ben"),
+    ("count", "2"): what a recogniser's reading holds, whatever else it holds. "two" says both
+    ("rank", "2") and ("count", "2").
+
+    >>> sorted(slot_values_said("ana got ben for got six", ["Ana", "Ben"]))
+    [('rank', '6'), ('target', 'Ana'), ('target', 'Ben')]
+    """
+    from tabletop.language.normalise import normalise
+
+    vocab = load_vocabulary()
+    context = Context(players=tuple(players), phase="any")
+    tokens = tuple(normalise(text, vocab))
+    out: set[tuple[str, str]] = set()
+    for slot in ("rank", "target", "count"):
+        values = _slot_values(slot, context, vocab)
+        longest = max((len(k) for k in values), default=0)
+        for i in range(len(tokens)):
+            for n in range(1, longest + 1):
+                value = values.get(tokens[i:i + n])
+                if value is not None:
+                    out.add((slot, _slot_value_json(value)))
+    return frozenset(out)
+
+
+def slot_values_of(intent: Any) -> frozenset[tuple[str, str]]:
+    """The slot values an intent (or a bare slot value, as :func:`slot_value` gives it) carries, in
+    the form :func:`slot_values_said` gives: its rank, the player asked or named, its count. (Not
+    the asker: the turn names the asker.)"""
+    if isinstance(intent, tuple):
+        return frozenset({intent})
+    out: set[tuple[str, str]] = set()
+    for field_name, slot in (("rank", "rank"), ("target", "target"), ("player", "target"), ("count", "count")):
+        value = getattr(intent, field_name, None)
+        if value is not None:
+            out.add((slot, _slot_value_json(value)))
+    return frozenset(out)
+
+
 def _fill_tokens(text: str, vocab: Vocabulary) -> list[str]:
     from tabletop.language.normalise import normalise
 
@@ -547,6 +607,20 @@ def _correct_partial(intent: Intent, partial: Intent) -> Intent | None:
         return None
     # "No, aces" to "Ben, aces?" contradicts itself: likelier a misheard correction than a yes
     return None if corrected == partial else corrected
+
+
+def _restates(intent: Intent, partial: Intent, text: str, vocab: Vocabulary) -> bool:
+    """Whether ``intent``, heard at a question about ``partial``, is a "no" followed by the values
+    the question already holds ("no, aces" at "Ben, aces?")."""
+    from tabletop.language.normalise import normalise
+
+    if not isinstance(intent, Correct) or intent.player is not None:
+        return False
+    said = {k: v for k, v in (("rank", intent.rank), ("target", intent.target), ("count", intent.count))
+            if v is not None}
+    words = normalise(text, vocab)
+    return bool(said) and bool(words) and words[0] in _NOPE and words[0] != "sorry" and \
+        all(k in _SLOT_OF.get(type(partial), ()) and getattr(partial, k) == v for k, v in said.items())
 
 
 def _clamp(value: Any) -> float:

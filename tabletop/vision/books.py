@@ -4,7 +4,9 @@ Precision first, and decided over a few frames, as a live camera sends them in a
 (a still photo is one frame), by evidence. A book is confirmed when some frame shows ``book_size``
 distinct cards of the rank, each read surely; the frames that show it whole agree on which cards
 they are; and no frame reads another rank where one of them lies: surely, or as an index (a rank
-and its suit) at all (:data:`CONTRADICTS`). A frame that reads a card there unsurely as the same
+and its suit) at all (:data:`CONTRADICTS`). Where no one frame shows it whole, the frames together
+may: ``book_size`` cards each named by rank and suit, each read surely in some frame and always in
+one place, and no frame reading another rank where one lies. A frame that reads a card there unsurely as the same
 rank, or reads nothing there (a hand passing over it, or an index a few pixels wide that flickers
 in and out of a sure read from frame to frame), is no contradiction; a queen read as a king now and
 then is. When most frames read every card confidently and there are too few of the rank, the claim is
@@ -117,6 +119,8 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
             short += 1
     if whole and _agree(whole) and not _read_otherwise(rank, places, seen):
         return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
+    if not whole and _seen_across(rank, seen, book_size):
+        return BookCheck("confirmed", best, sentences.book_seen(rank, book_size))
     if short >= len(seen) // 2 + 1 and not whole:
         return BookCheck("not_confirmed", best, describe(_sure(best), rank))
     typical = sorted(seen, key=lambda d: sum(x.rank is rank for x in _sure(d)))[len(seen) // 2]  # the median frame
@@ -154,6 +158,23 @@ def _read_otherwise(rank: Rank, places: list[tuple[int, int, int, int]], seen: l
 def _contradicts(d: Detection) -> bool:
     """An unsure read of another rank that would contradict a book card: one naming its suit (an index)."""
     return d.suit is not None and d.confidence >= CONTRADICTS
+
+
+def _seen_across(rank: Rank, seen: list[list[Detection]], book_size: int) -> bool:
+    """True if the frames together show ``book_size`` distinct cards of ``rank``, none in one frame: each card (its
+    rank and suit: a deck holds it once) read surely in some frame, always in one place, and no frame reading another
+    rank where any of them lies (``_read_otherwise``). A live camera's frames each lose a card or two to glare, blur or
+    a pile's index a few pixels wide flickering below a sure read, not always the same one."""
+    where: dict = {}  # suit -> the boxes it was read surely at
+    for detections in seen:
+        for d in _once([d for d in _sure(detections) if d.rank is rank]):
+            if d.suit is not None:
+                where.setdefault(d.suit, []).append(d.box)
+    if not book_size <= len(where) <= _MAX_OF_A_RANK:
+        return False
+    if not all(_inside(a, b) >= _SAME_CARD for boxes in where.values() for a in boxes for b in boxes):
+        return False  # one card read in two places: a card read twice, or two cards one of them misread
+    return not _read_otherwise(rank, [b for boxes in where.values() for b in boxes], seen)
 
 
 def _agree(whole: list[frozenset]) -> bool:

@@ -15,7 +15,7 @@ import numpy as np
 
 from tabletop.vision.finder import VIEW_H, VIEW_W, WARP_BLOCK
 
-__all__ = ["hog", "float_mean", "CornerGlyphs", "corner_glyphs", "rank_features", "suit_features", "card_corners",
+__all__ = ["hog", "float_mean", "CornerGlyphs", "corner_glyphs", "look_at_corner", "rank_features", "suit_features", "card_corners",
            "first_corner", "FIRST_INDEX_VIEW"]
 
 _CORNER_W, _CORNER_H = int(0.27 * VIEW_W), int(0.36 * VIEW_H)
@@ -110,7 +110,8 @@ def _ink(corner: np.ndarray) -> np.ndarray:
     return _ink_levels(corner)[1][0]
 
 
-def _ink_levels(corner: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _ink_levels(corner: np.ndarray, evened: bool = False,
+                ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
     """The corner's lowest channel (uint8) and ``_ink`` of it: the ink map, and the ink of each level 0..255
     (float32, and as ``(ink * 255).astype(np.uint8)``).
 
@@ -118,11 +119,68 @@ def _ink_levels(corner: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.nd
     (the same float32 arithmetic per pixel as on the whole crop, at a fraction of the cost)."""
     b, g, r = cv2.split(corner)
     lowest8 = cv2.min(cv2.min(b, g), r)
+    if evened:
+        lowest8 = _evened(lowest8, corner)
+        if lowest8 is None:
+            return None
     counts = np.cumsum(np.bincount(lowest8.ravel(), minlength=256))
     paper = _percentile_90(counts, lowest8)
     darkest = float(np.searchsorted(counts, 1))  # lowest.min()
     table = np.clip((paper - _LEVELS) / max(paper - darkest, 40.0), 0, 1)
     return lowest8, (cv2.LUT(lowest8, table), table, (table * 255).astype(np.uint8))
+
+
+FLOODED = 0.3
+"""Ink over this share of a corner is more than an index (its rank and pip cover about a tenth): the paper in a
+shadow across the index taken for ink (a hand's or the card above's), the table, or a court picture. Such a corner,
+where no rank was read in it, is looked at again with its paper lit evenly (``_evened``), where its paper is lit
+unevenly (``look_at_corner``)."""
+_PAPER_STEP = 4
+"""The paper's light is measured on the corner shrunk this many times (a glyph's stroke, 3-6 view pixels, is gone)."""
+_PAPER_REACH = np.ones((5, 5), np.uint8)
+"""... as its level closed over this reach (20 view pixels: wider than a suit pip, so no ink is taken for shadowed
+paper; a closing, not the brightest level round it, so a shadow's edge stays where it is)."""
+UNEVEN_PAPER = 0.85
+"""A corner whose paper is lit, somewhere, less than this share of its brightest paper is lit unevenly; one lit
+evenly is read exactly as before."""
+DEEPEST_SHADOW = 0.4
+"""Darker than this share of the brightest paper (closed) is no paper in a shadow but ink too wide to close (a big
+pip), the table, a card's dark back or a court picture, and is left as it is."""
+SHADE_SHARE = 0.25
+"""A shadow across an index covers at least this share of the corner (paper between ``DEEPEST_SHADOW`` and
+``UNEVEN_PAPER``); less is the blurred rim of a big pip or of the table, not looked at again."""
+
+SHADE_GREY = 0.2
+"""Paper in a shadow stays grey: its channels within this share of the highest (closed over ``_PAPER_REACH``, so the
+ink is gone). A corner whose darker half is mostly coloured is a table's wood or cloth, not looked at again."""
+
+
+def _evened(lowest8: np.ndarray, corner: np.ndarray) -> np.ndarray | None:
+    """The corner's lowest channel (``lowest8``, of ``corner``) with its paper lit evenly: each pixel divided by the
+    paper's light round it (the corner shrunk ``_PAPER_STEP`` times, closed over ``_PAPER_REACH``: its ink gone) and
+    scaled to the brightest paper; None where the paper is lit evenly (``UNEVEN_PAPER``), or where what is darker is
+    mostly coloured (``SHADE_GREY``): a wooden or cloth table, not white paper in a shadow."""
+    h, w = lowest8.shape
+    step = _PAPER_STEP
+    size = (max(1, w // step), max(1, h // step))
+    small = cv2.resize(corner[: size[1] * step, : size[0] * step], size, interpolation=cv2.INTER_AREA)  # whole steps:
+    # OpenCV's fast area shrinking
+    b, g, r = cv2.split(cv2.morphologyEx(small, cv2.MORPH_CLOSE, _PAPER_REACH))
+    light = cv2.min(cv2.min(b, g), r)
+    least, brightest, _, _ = cv2.minMaxLoc(light)
+    if brightest < 1 or least >= UNEVEN_PAPER * brightest:
+        return None
+    top = cv2.max(cv2.max(b, g), r)
+    dark = cv2.compare(light, DEEPEST_SHADOW * brightest, cv2.CMP_LT)  # no paper: ink too wide to close, the table
+    shaded = cv2.bitwise_and(cv2.compare(light, UNEVEN_PAPER * brightest, cv2.CMP_LT), cv2.bitwise_not(dark))
+    in_shade = cv2.countNonZero(shaded)
+    if in_shade < SHADE_SHARE * light.size:
+        return None
+    coloured = cv2.compare(cv2.subtract(top, light), cv2.multiply(top, SHADE_GREY, dtype=cv2.CV_8U), cv2.CMP_GE)
+    if 2 * cv2.countNonZero(cv2.bitwise_and(shaded, coloured)) > in_shade:
+        return None
+    light = cv2.max(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR), DEEPEST_SHADOW * brightest)
+    return cv2.divide(lowest8, light, scale=brightest)  # rounded, and saturated at 255
 
 
 def _percentile_90(counts: np.ndarray, values: np.ndarray) -> float:
@@ -138,10 +196,23 @@ _CLOSE_2 = np.ones((2, 2), np.uint8)
 _GROW_3 = np.ones((3, 3), np.uint8)
 
 
-def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
-    """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index."""
+def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | None:
+    """Segment an upright corner crop into its rank glyph and suit pip, or None if there is no index.
+
+    ``evened``: with its paper lit evenly first (``_evened``): None where it is lit evenly already, or where the
+    corner is still flooded with ink once it is (no shadow did that: the table, a picture). See ``look_at_corner``."""
+    return look_at_corner(corner, evened)[0]
+
+
+def look_at_corner(corner: np.ndarray, evened: bool = False) -> tuple[CornerGlyphs | None, bool]:
+    """``corner_glyphs`` of ``corner``, and whether ink covered more than ``FLOODED`` of it: then, where no rank was
+    found, the reader looks again with its paper lit evenly (``corner_glyphs(corner, evened=True)``), as a shadow's
+    edge across the index has the paper in the shadow taken for ink and the glyphs lost in it."""
     h, w = corner.shape[:2]
-    lowest8, (ink, table, table8) = _ink_levels(corner)
+    levels = _ink_levels(corner, evened)
+    if levels is None:
+        return None, False
+    lowest8, (ink, table, table8) = levels
     ink8 = cv2.LUT(lowest8, table8)
     otsu, _ = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # strong ink, or local ink that is ink at all: both functions of the level, looked up (``_ink_levels``)
@@ -150,6 +221,9 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12)
     binary = cv2.bitwise_or(strong, cv2.bitwise_and(local, faint))
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CLOSE_2)
+    flooded = cv2.countNonZero(binary) > FLOODED * h * w
+    if flooded and evened:
+        return None, True  # still flooded with its paper lit evenly: no shadow's doing (the table, a picture)
     # long straight lines (a court card's picture frame, the card edge) are never part of the index
     lines = None
     for kernel, axis in (((int(0.45 * h), 1), 0), ((1, int(0.6 * w)), 1)):
@@ -167,7 +241,7 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     keep &= ~((x > 0.45 * w) | (x + bw / 2 > 0.7 * w))  # too far in: the picture frame or a big pip
     parts = [tuple(p) for p in stats[1:, :4][keep].tolist()]
     if not parts:
-        return None
+        return None, flooded
     parts.sort(key=lambda p: p[1])
     top = parts[0]
     group = [p for p in parts if _same_line(top, p)]
@@ -176,7 +250,7 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
     gx1 = max(p[0] + p[2] for p in group)
     gy1 = max(p[1] + p[3] for p in group)
     if gx1 - gx0 > 0.8 * w:
-        return None
+        return None, flooded
     rank_patch = ink[gy0:gy1, gx0:gx1]
     below = [p for p in parts if p[1] >= gy1 - 1 and p[1] < gy1 + 1.5 * (gy1 - gy0)
              and p[0] < gx1 and p[0] + p[2] > gx0 and p not in group]
@@ -192,7 +266,8 @@ def corner_glyphs(corner: np.ndarray) -> CornerGlyphs | None:
         redness = float(np.clip((r - max(g, b)) / 80.0, -1, 1))
     else:
         redness = 0.0
-    return CornerGlyphs(rank_patch, suit_patch, redness, (int(gx0), int(gy0), int(gx1 - gx0), int(gy1 - gy0)), suit_box)
+    box = (int(gx0), int(gy0), int(gx1 - gx0), int(gy1 - gy0))
+    return CornerGlyphs(rank_patch, suit_patch, redness, box, suit_box), flooded
 
 
 def _may_hold_line(binary: np.ndarray, length: int, axis: int) -> bool:

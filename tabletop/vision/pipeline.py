@@ -80,6 +80,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
     hidden = _partly_hidden(image, partial, quads, reader, trace)
+    hidden = _indices_beside(image, hidden, reader, trace)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
     hidden = _once_by_index(hidden, [r for q, r in zip(quads, readings) if _reads_as_card(r)])
@@ -219,6 +220,212 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             continue
         kept.append((reading, cand))
     return kept
+
+
+BESIDE_SEEDS = 4
+"""Cards read surely at one index corner whose index strip is searched for the indices beside it (``_indices_beside``),
+surest first."""
+BESIDE_REACH = 1.0
+"""... up to this share of the card's width either way along its top edge (a squared pile slid open shows its
+cards' indices a fifth to a third of a width apart; four of them span about a width)."""
+BESIDE_GLYPH = (0.3, 1.4)
+"""Ink beside an index read may be another index's rank glyph, or its upper part (a pale red glyph comes apart in
+blur), when it is this tall and no wider against the read glyph (the same deck: perspective and a fan's turn only)
+and its top lies within ``BESIDE_TOP`` of the read glyph's height of that glyph's."""
+BESIDE_TOP = 0.4
+BESIDE_TURN = math.radians(50)
+"""A card read beside another is one of its fan or pile when it lies within this turn of it (``_fan_turn``: a fan of
+four at 15 degrees a card spans 45)."""
+BESIDE_TURN_FROM = 0.15
+"""... and lies at least this share of a width along the strip from it (nearer, a corner misplaced by a few pixels
+would give a turn many times too large)."""
+BESIDE_NUDGES = (0.04, 0.08)
+"""Where a card found beside another does not read surely, it is read again moved this share of a width towards its
+glyph (no further than the glyph: ``_indices_beside``)."""
+BESIDE_TRIED = 0.05
+"""Two slid quads whose index corners lie closer than this share of a short side are read once (the reader's own
+leeway: an index read at a corner a twentieth of a width off still reads)."""
+BESIDE_DIGITS = 0.85
+"""Ink whose left edge lies less than this share of a glyph's height right of another's is that glyph's second
+digit (a ten's nought: its digits' centres lie 0.5-0.65 of a height apart), not an index of its own."""
+BESIDE_INK = (14.0, 0.22)
+"""A pixel in the index strip is ink when its darkest channel (black and red print alike) is this much darker than
+the lightest round it: the larger of a level difference and a share of that level (``indices``' ink contrast)."""
+
+
+def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
+                    trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """``hidden`` (corner reads: (reading, hypothesis)) with the cards of a squared pile or a fan whose indices show
+    beside one read surely and that no hypothesis read surely: a pile slid open shows each card's index in a strip a
+    fifth of a card wide, where the finder sees no corner and the index finder's glyph and pip run into the next
+    card's print.
+
+    Each such card lies the way the one read lies and is printed alike, so the ink along the read card's index strip
+    (its top edge, ``BESIDE_REACH`` either way; at both its indices where both were read) is looked at in that card's
+    own view: each glyph as tall as the read one, its top level with it, may be a card's index, and the read card's
+    quad slid along its top edge by as much as that glyph lies from the read one's is that card, read at its index
+    corner. Kept when it reads an index (its suit too) surely and is not a card already read (``_one_card``, and
+    ``_once_by_index`` after); an unsure read of the same card there gives way to it."""
+    # a card of a pile or a fan has another's index beside its own along its index strip (either card hung at
+    # either of its index corners)
+    beside = {id(x) for c in (c for _, c in hidden) for o in (o for _, o in hidden)
+              if o is not c and any(_in_strip(p, c.corners, turned) for p in (o.corners[0], o.corners[2]) for turned in (False, True))
+              and _overlap_share(c, o) >= BESIDE_OVERLAP for x in (c, o)}
+    in_strip = [(r, c) for r, c in hidden if id(c) in beside]
+    seeds = [(r, c) for r, c in sorted(in_strip, key=lambda rc: -rc[0].confidence)
+             if r.suit is not None and r.confidence >= SURE_AT_BOTH][:BESIDE_SEEDS]
+    hidden = list(hidden)
+    tried: list[np.ndarray] = []
+    for seed, cand in seeds:
+        strips = []  # (the index read, its quad): the index corner hung on, and the far one where it was read too
+        for corners in [cand.corners] + ([cand.corners[[2, 3, 0, 1]]] if _two_agree(seed) else []):
+            first = seed if corners is cand.corners and seed.glyph is not None else _read_corners(image, corners, reader)
+            if first.rank is seed.rank and first.glyph is not None:
+                strips.append((first, corners))
+        for corners, seed_inset in [(c, first.glyph[0]) for first, at in strips
+                                    for c in _beside(image, first, at, _fan_turn(at, hidden))]:
+            short = cand.short_side
+            if any(_length(corners[0] - t) < BESIDE_TRIED * short for t in tried):
+                continue
+            there = [(r, c) for r, c in hidden if _length(corners[0] - c.corners[0]) < _OWN_INDEX * min(short, c.short_side)]
+            if any(r.confidence >= SURE_AT_BOTH for r, _ in there):
+                continue  # a card read surely there already
+            tried.append(corners[0])
+            reading = _read_corners(image, corners, reader)
+            if trace is not None:
+                trace.append(Hypothesis(corners, "corner", reading))
+            across = (corners[1] - corners[0]) / VIEW_W  # a view pixel along the top edge, in the frame
+            for nudge in BESIDE_NUDGES:
+                if reading.suit is not None and reading.confidence >= SURE_AT_BOTH or nudge * VIEW_W > seed_inset - 2:
+                    break
+                # the card's edge nearer its glyph than the card read beside it has its: the print of the card under
+                # it (a pip cut by its edge) lay in the view left of its glyph
+                nudged = (corners + nudge * VIEW_W * across).astype(np.float32)
+                reading = _read_corners(image, nudged, reader)
+                if trace is not None:
+                    trace.append(Hypothesis(nudged, "corner", reading))
+                corners = nudged
+            if reading.suit is None or reading.confidence < SURE_AT_BOTH or reading.glyph is None:
+                continue
+            other = replace(cand, corners=corners, shown=_index_zone(reading, corners), under=-1, confirm=False,
+                            paired=False, by_index=True, by_parts=False)
+            # an unsure read of the same card there gives way to this surer one
+            rest = [(r, c) for r, c in hidden if not any(c is c2 and _same_card(r, reading) for _, c2 in there)]
+            if any(not _other_ink(reading, other, seen, c) and _one_card(reading, other, seen, c) for seen, c in rest):
+                continue
+            hidden = rest + [(reading, other)]
+    return hidden
+
+
+BESIDE_STRIP = ((0.05, 1.0), (-0.3, 0.3))
+"""Where another card's index corner lies beside a card's in a slid pile or a fan: this far either way along its top
+edge (a share of its width) and down its height from its index corner (its index strip) ..."""
+BESIDE_OVERLAP = 0.1
+"""... and the two cards overlapping by this share of the smaller at least (a card laid touching it in a row has its
+index corner in that strip too, but lies beside it, not on it)."""
+
+
+def _overlap_share(a, b) -> float:
+    """The share of the smaller of two card hypotheses that the other covers."""
+    inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
+    smaller = min(abs(cv2.contourArea(a.corners.astype(np.float32))), abs(cv2.contourArea(b.corners.astype(np.float32))))
+    return float(inter) / max(1.0, smaller)
+
+
+def _in_strip(point: np.ndarray, corners: np.ndarray, turned: bool = False) -> bool:
+    """True if ``point`` lies in the index strip (``BESIDE_STRIP``) of the card with ``corners`` (index corner first),
+    or in its far index's where ``turned``."""
+    corners = corners[[2, 3, 0, 1]] if turned else corners
+    across, down = corners[1] - corners[0], corners[3] - corners[0]
+    offset = point - corners[0]
+    u = float(offset @ across) / max(1e-6, float(across @ across))
+    v = float(offset @ down) / max(1e-6, float(down @ down))
+    return BESIDE_STRIP[0][0] <= abs(u) <= BESIDE_STRIP[0][1] and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]
+
+
+def _index_zone(reading, corners: np.ndarray) -> tuple[int, int, int, int]:
+    """The box (x, y, w, h) in the frame of the index a card hypothesis was read at: its rank glyph and the suit pip
+    below it (a glyph's height again and a little), as ``indices`` gives the part of a card found by its index."""
+    gx, gy, gw, gh = reading.glyph
+    m = VIEW_MARGIN
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    from_view = cv2.getPerspectiveTransform(target, corners.astype(np.float32))
+    zone = np.float32([[gx, gy], [gx + gw, gy], [gx + gw, gy + 2.2 * gh], [gx, gy + 2.2 * gh]])
+    x, y, w, h = cv2.boundingRect(cv2.perspectiveTransform(zone[None], from_view)[0])
+    return int(x), int(y), int(w), int(h)
+
+
+def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
+    """How far (radians, in the frame) the cards beside the card ``at`` (corners, index corner first) are turned against
+    it per view pixel along its index strip: the median over the cards read whose index corner lies along that strip
+    (as far as the strip searched and a card's width beyond, where the card at the fan's far end lies) lying within
+    ``BESIDE_TURN`` of its way. A fan's cards are turned about a pivot below them by
+    the same step each, so the turn grows with the distance along the strip; a slid pile's hardly turn."""
+    m = VIEW_MARGIN
+    width = VIEW_W - 1 - 2 * m
+    across, down = at[1] - at[0], at[3] - at[0]
+    heading = math.atan2(float(across[1]), float(across[0]))
+    rates = []
+    for r, o in hidden:
+        ends = [(o.corners[0], o.corners[1] - o.corners[0])]
+        if _two_agree(r):  # its far corner measured where its far index reads
+            ends.append((o.corners[2], o.corners[3] - o.corners[2]))
+        for corner, other in ends:
+            offset = corner - at[0]
+            u = float(offset @ across) / max(1e-6, float(across @ across))
+            v = float(offset @ down) / max(1e-6, float(down @ down))
+            if not (BESIDE_TURN_FROM <= abs(u) <= 1 + BESIDE_REACH and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]):
+                continue
+            turn = (math.atan2(float(other[1]), float(other[0])) - heading + math.pi) % (2 * math.pi) - math.pi
+            if abs(turn) <= BESIDE_TURN:
+                rates.append(turn / (u * width))
+    return float(np.median(rates)) if rates else 0.0
+
+
+def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[np.ndarray]:
+    """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
+    its card's top edge (``_indices_beside``), nearest first; each turned about its index corner by ``turn`` radians
+    a view pixel it lies along the strip (``_fan_turn``)."""
+    gx, gy, gw, gh = seed.glyph
+    m = VIEW_MARGIN
+    width = VIEW_W - 1 - 2 * m
+    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    to_view = cv2.getPerspectiveTransform(at.astype(np.float32), target)
+    reach = int(BESIDE_REACH * width)
+    top, bottom = int(gy - gh), int(gy + 2 * gh)
+    shift = np.array([[1, 0, reach], [0, 1, -top], [0, 0, 1]], np.float64)
+    strip = cv2.warpPerspective(image, shift @ to_view, (2 * reach + VIEW_W, bottom - top), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    dark = strip.min(axis=2)
+    side = 2 * int(gh) + 1  # the paper round a glyph: the lightest a glyph's height and more round it
+    paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))).astype(np.float32)
+    ink = (dark < paper - np.maximum(BESIDE_INK[0], BESIDE_INK[1] * paper)).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
+    glyph_top = gy - top
+    lefts = sorted((int(x), int(y) - glyph_top) for x, y, w, h, _ in stats[1:]
+                   if BESIDE_GLYPH[0] * gh <= h <= BESIDE_GLYPH[1] * gh and w <= BESIDE_GLYPH[1] * gh
+                   and abs(y - glyph_top) <= BESIDE_TOP * gh)
+    starts: list[tuple[int, int]] = []
+    for x, lower in lefts:
+        if starts and x - starts[-1][0] < BESIDE_DIGITS * gh:
+            continue  # the second digit of a ten
+        starts.append((x, lower))
+    from_view = np.linalg.inv(to_view)
+    out = []
+    for x, lower in sorted(starts, key=lambda s: abs(s[0] - reach - gx)):
+        moved = x - reach - gx  # view pixels along the top edge from the read glyph to this one
+        if abs(moved) < BESIDE_DIGITS * gh:
+            continue  # the read glyph itself
+        moved_view = np.vstack([target, [[gx + moved, gy + lower]]]).astype(np.float32) + np.float32([moved, lower])
+        moved_view[4] = (gx + moved, gy + lower)  # the glyph found: the card is turned about it, where its ink is
+        points = cv2.perspectiveTransform(moved_view[None], from_view)[0]
+        corners, glyph_at = points[:4], points[4]
+        angle = turn * moved
+        if angle:
+            spin = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
+            corners = (corners - glyph_at) @ spin.T + glyph_at
+        out.append(corners.astype(np.float32))
+    return out
 
 
 def _one_card(reading, cand, seen, other) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 from tabletop.cards import Rank, Suit
 from tabletop.errors import SetupError
 from tabletop.vision.glyphs import (CornerGlyphs, card_corners, corner_glyphs, first_corner, float_mean,
-                                   rank_features, suit_features)
+                                   look_at_corner, rank_features, suit_features)
 from tabletop.vision.lone import index_features
 from tabletop.vision.mlp import Mlp
 from tabletop.vision.store import RANK_FILE, SUIT_FILE, VERIFIER_FILE, model_dir
@@ -43,6 +43,10 @@ pip (training composites: 99% of true index reads at 0.91 or less, a quarter of 
 the lower loop of a washed-out 8 read as an ace over its heart)."""
 _WORTH_VERIFYING = 0.8
 """A lone corner whose rank reads less surely than this (``books.SURE``) is capped without asking the verifier."""
+_SECOND_LOOK = 0.5
+"""A corner flooded with ink (``glyphs.FLOODED``) whose first look reads no rank, or one less surely than this (no
+card is read from it: ``pipeline``'s bar), is looked at again with its paper lit evenly; a rank read surely at the
+first look is never second-guessed (a webcam's blurred big pips look like a shadow's rim)."""
 _NO_SUIT = 0.85
 """A card's index is a rank over a suit pip: a reading that names no suit (no pip found under the rank, or none
 read surely) is less sure by this factor (a fleck of a table read as a "2" at 0.89 with no pip under it)."""
@@ -144,14 +148,26 @@ class Reader:
 
     def _corner(self, corner: np.ndarray) -> "_Corner | None":
         """Rank and suit probabilities of one upright corner crop, or None if it shows no rank."""
-        glyphs = corner_glyphs(corner)
+        glyphs, flooded = look_at_corner(corner)
+        probs = self._rank_probabilities(glyphs)
+        if flooded and (probs is None or float(probs.max()) < _SECOND_LOOK):
+            # a second look with its paper lit evenly (a shadow across the index), kept if it reads a rank more surely
+            evened = corner_glyphs(corner, evened=True)
+            again = self._rank_probabilities(evened)
+            if again is not None and (probs is None or float(again.max()) > float(probs.max())):
+                glyphs, probs = evened, again
+        if probs is None:
+            return None
+        suit = suit_features(glyphs)
+        return _Corner(probs, self.suit_model.probabilities(suit)[0] if suit is not None else None, corner, glyphs)
+
+    def _rank_probabilities(self, glyphs: CornerGlyphs | None) -> np.ndarray | None:
+        """The rank model's probabilities for ``glyphs``, or None with no glyphs or where they name no rank (a pip
+        where the index was missed)."""
         if glyphs is None:
             return None
         probs = self.rank_model.probabilities(rank_features(glyphs))[0]
-        if self.rank_model.classes[int(np.argmax(probs))] not in _RANK_SYMBOLS:
-            return None  # the blob found is not a rank (a pip where the index was missed)
-        suit = suit_features(glyphs)
-        return _Corner(probs, self.suit_model.probabilities(suit)[0] if suit is not None else None, corner, glyphs)
+        return probs if self.rank_model.classes[int(np.argmax(probs))] in _RANK_SYMBOLS else None
 
     def verified(self, corner: "_Corner") -> float:
         """The index verifier's probability that ``corner``'s reading is right (0 with no verifier or no pip)."""

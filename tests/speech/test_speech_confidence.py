@@ -53,7 +53,6 @@ def test_a_word_outside_the_answers_is_not_even_asked_about(recogniser, text, vo
 
 
 @pytest.mark.parametrize("text,voice,context,expected", [
-    ("two", "en+f2", HOW_MANY, {"type": "answer", "count": 2}),
     ("three", "en+f2", HOW_MANY, {"type": "answer", "count": 3}),
     ("three", "en-us", HOW_MANY, {"type": "answer", "count": 3}),
     ("yes", "en-us", ASKED, {"type": "answer", "count": None}),
@@ -64,6 +63,15 @@ def test_answers_are_still_acted_on(recogniser, text, voice, context, expected) 
     heard, understood = _heard(recogniser, text, voice, context)
     assert understood.act and understood.intent.to_json() == expected, (
         f"{text!r} heard as {heard.text!r} ({heard.confidence}, fit {recogniser.last_fit}): {understood.to_json()}")
+
+
+def test_a_count_the_open_decoder_heard_best_as_another_word_is_asked_about(recogniser) -> None:
+    """This voice's "two" is read "two" by the grammar, but the open decoder hears it best as "do"
+    ("two" is its second reading): the count is not what both decoders heard best, so the table
+    asks ("Two sevens?") rather than moving cards on it (pocketsphinx ``_best_holds_slots``)."""
+    heard, understood = _heard(recogniser, "two", "en+f2", HOW_MANY)
+    assert understood.intent is not None and understood.intent.to_json() == {"type": "answer", "count": 2}, heard.text
+    assert not understood.act and understood.confirm
 
 
 def test_an_answer_that_fits_poorly_is_asked_about_not_dropped(recogniser) -> None:

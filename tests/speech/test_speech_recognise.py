@@ -145,6 +145,23 @@ def test_rejector_accepts_a_reading_padded_with_noise_words(players) -> None:
     assert r._agreement("nope", ["i said nope there"], players) == 0
 
 
+def test_a_slot_must_be_heard_best_by_the_open_decoder(players) -> None:
+    """Ana's "Ben, jacks?" at 20 dB, read "ben got ace" by the grammar: the open decoder's second
+    reading ("ben and got ace") is the same ask, but its best holds no ace. A slot value backed only
+    lower down is not heard surely; one its best reading holds, in any words, is."""
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    r = PocketSphinxRecogniser(players)  # no decoder is started: only the comparison is used
+    assert r._agreement("ben got ace", ["ben and got eights", "ben and got ace"], players) > 0.5
+    assert not r._best_holds_slots("ben got ace", ["ben and got eights", ""], players)
+    assert r._best_holds_slots("ben got ace", ["ben and got ace", ""], players)
+    assert r._best_holds_slots("ana asks ben for sixes", ["ana got ben for got six", ""], players)
+    assert not r._best_holds_slots("ana asks ben for sixes", ["ana got an for got six", ""], players)
+    assert not r._best_holds_slots("no two", ["no", ""], players)
+    assert r._best_holds_slots("no two", ["no", "no two"], players)  # the best without the background's words
+    assert r._best_holds_slots("yes", ["yes of", ""], players)  # no slot: nothing more to hold
+
+
 def _count_context():
     from tabletop.cards import Rank
 

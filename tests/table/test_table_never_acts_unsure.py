@@ -30,6 +30,7 @@ HEARD = [
     "no", "nope", "go fish", "nope go fish", "here you go", "three", "two", "one", "sevens", "sixes",
     "ben", "cho", "ben do you have any sevens", "cho got any kings", "book of sevens", "lucky fish",
     "i got a seven", "resume", "what's the score", "ben give me your aces", "no nothing", "yes one",
+    "yep two", "no a seven", "nope sevens", "ben got ace", "no a ace",
 ]
 
 # Ways the table stands when the adversarial hearing comes: typed lines, then heard lines
@@ -172,3 +173,38 @@ def test_an_unsure_yes_or_no_right_after_an_ask_is_asked_about() -> None:
     assert replies[-1].text == "How many?", [r.event for r in replies]
     table = _table("answer")
     assert table.hear(_heard("yeah"))[-1].text == "How many?"
+
+
+def test_no_then_the_value_already_asked_is_a_plain_no() -> None:
+    """"Ben, sevens?" — "no, jacks" heard "no sevens": a correction to the value the question already
+    holds contradicts itself. The "no" was said and the value misheard, so it is a plain "no" (say it
+    again), not "You said sevens?", and nothing is acted on. The same at a check of the rank alone."""
+    table = _table("confirm ask")
+    replies = table.hear(_heard("no a seven"))
+    assert table.game.state.exchange is None and table.pending is None, [r.event for r in replies]
+    assert replies[-1].text == "Okay, say it again.", [r.event for r in replies]
+
+    table = _table("check rank")
+    assert table.pending is not None and table.pending.question == "Sevens?"
+    replies = table.hear(_heard("nope sevens"))
+    assert table.game.state.exchange is None, [r.event for r in replies]
+    assert table.pending is not None and table.pending.expects == "rank" and "7" not in table.pending.choices, \
+        [r.event for r in replies]
+
+
+def test_a_sure_yes_padded_with_noise_words_confirms_a_check() -> None:
+    """A real "three" to "How many?" checked ("Three?"), then a real "yes" heard best, surely, with the
+    open decoder's readings padded from the noise ("yes two", "yep one") as its alternatives: they
+    back the "yes" (the answer to a yes/no question is its first word) rather than take it under the
+    acting bar, so the count is acted on in one repair. Heard unsurely, the same "yes" confirms nothing."""
+    padded = ("yes two", "yep two", "yep one", "yes one")
+    table = _table("how many")
+    table.hear(_heard("three", 0.45))
+    assert table.pending is not None and table.pending.question == "Three?"
+    before = _snapshot(table)
+    replies = table.hear(Transcript("yes", 0.4, (Alternative("yes", 0.4), *(Alternative(t, 0.24) for t in padded)),
+                                    engine="pocketsphinx"))
+    assert _snapshot(table) == before, [r.event for r in replies]
+    replies = table.hear(Transcript("yes", 0.62, (Alternative("yes", 0.62), *(Alternative(t, 0.37) for t in padded)),
+                                    engine="pocketsphinx"))
+    assert replies[0].text.startswith("Ben gives Ana three sevens."), [r.event for r in replies]

@@ -135,10 +135,25 @@ def matched_cards(truth: list[tuple[Card, np.ndarray, bool]], detections: list[D
     for d in sorted((d for d in detections if d.rank is not None), key=lambda d: -d.confidence):
         shares = [(_box_share(d.box, quad), i) for i, (card, quad, _) in enumerate(truth)
                   if i not in matched and card.rank is d.rank]
-        share, best = max(shares, default=(0.0, -1))
-        if share >= 0.5:
+        shares = [(share, i) for share, i in shares if share >= 0.5]
+        if shares:  # of the cards it lies on, the one whose part in view it lies on most (a pile of one rank)
+            _, best = max((_shown_share(d.box, truth, i), share, i) for share, i in shares)[1:]
             matched[best] = d
     return matched
+
+
+def _shown_share(box: tuple[int, int, int, int], truth: list, i: int) -> float:
+    """The share of a detection's box on the part of card ``i`` in view: its quad less those of the cards after it in
+    ``truth`` (a composite's cards are in drawing order, later ones on top). In a slid pile of one rank a box on one
+    card's index strip lies on the whole quads of all the cards under it too."""
+    x, y, w, h = box
+    if w <= 0 or h <= 0:
+        return 0.0
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(truth[i][1] - (x, y)).astype(np.int32), 1)
+    for _, quad, _ in truth[i + 1 :]:
+        cv2.fillConvexPoly(mask, np.rint(quad - (x, y)).astype(np.int32), 0)
+    return float(np.count_nonzero(mask)) / max(1, w * h)
 
 
 LOSSES = ("read right", "read right, unsure", "not found", "found, unsure", "found, misread", "found, read right, dropped")

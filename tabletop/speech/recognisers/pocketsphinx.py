@@ -376,6 +376,35 @@ class PocketSphinxRecogniser:
                     return 0.6
         return 0.0
 
+    def _best_holds_slots(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str]) -> bool:
+        """Whether one of the open decoder's best readings (``best_texts``: its best, and its best
+        without the background's words) holds every slot value of the grammar's reading: its rank,
+        the player it names, its count, said in any words ("ben and got ace" holds Ben and aces).
+
+        The looser backings of ``_agreement`` (the same command lower in the n-best list, most words
+        in common, the words padded) back what the two decoders share, not the slot: a pocketsphinx
+        n-best list holds 25 readings, and one of them often has the rank the grammar forced. Ana's
+        "Ben, jacks?" at 20 dB, read "ben got ace", was backed by the open decoder's second reading
+        ("ben and got ace") and acted on as aces; its best reading said no ace. A slot value is what an
+        action turns on, so it must be what the open decoder heard best; else the reading is asked
+        about ("Ben, aces?"). A reading with no slot ("yes", "go fish") needs nothing more."""
+        try:
+            from tabletop.language.understand import slot_values_of, slot_values_said
+
+            mine = self._parse(grammar_text, players)
+            if mine is None:
+                return False
+            wanted = slot_values_of(mine)
+            if not wanted:
+                return True
+            for text in best_texts:
+                if text and (text == grammar_text or self._parse(text, players) == mine
+                             or wanted <= slot_values_said(text, players)):
+                    return True
+        except Exception:  # noqa: BLE001 - a parser failure is an unheard slot, not a crash
+            return False
+        return False
+
 
 def _lcs(a: list[str], b: list[str]) -> int:
     """Length of the longest common subsequence of two word lists."""
@@ -474,6 +503,7 @@ class _Stream:
         floor = loudness.floor(segs)  # under it: the table's background, not the speaker
         words = [(_clean(s.word), float(s.prob)) for s in segs]
         agreement = 1.0
+        slot_unheard = False
         alts: list[str] = []
         open_texts: list[str] = []
         if owner._open is not None:
@@ -490,6 +520,7 @@ class _Stream:
             if not open_texts and owner._open.hyp() is not None:
                 open_texts = [_clean(owner._open.hyp().hypstr)]
             agreement = owner._agreement(text, open_texts, self.players)
+            spoken = ""
             if floor is not None and owner._open.hyp() is not None:
                 # The open decoder's best reading without the words it heard in the background
                 # ("yes i i i" where someone said "yes" and the table's babble went on) backs the
@@ -508,6 +539,12 @@ class _Stream:
                         same = False
                     if same:
                         agreement = max(agreement, 1.0 if spoken == text else 0.9)
+            if 0.0 < agreement < 1.0 and not owner._best_holds_slots(text, [open_texts[0], spoken], self.players):
+                # Backed, but not in what the open decoder heard best: its slot values (the rank, the
+                # player, the count) are not heard surely, so the reading is asked about, never acted
+                # on (see _best_holds_slots).
+                slot_unheard = True
+                trace["slot_unheard"] = True
             trace["open"] = open_texts
             trace["agreement"] = agreement
         fit = None
@@ -550,6 +587,8 @@ class _Stream:
             if fit < FIT_SURE:
                 confidence = min(confidence, UNSURE_CAP)
                 trace["capped"] = True
+        if slot_unheard:
+            confidence = min(confidence, UNSURE_CAP)
         trace["confidence"] = confidence
         return Transcript(
             text=text,
