@@ -265,6 +265,9 @@ def pronunciations(words: "list[str] | set[str] | tuple[str, ...]", accents: Ite
             out[w] = [guess(w)]
     for voice in accents:
         for w, reading in accent_readings(out, voice).items():
-            if reading not in out[w]:
+            # A vowel said another way, never a sound fewer: a reading shorter than the dictionary's
+            # usual one (British "are" AA, "your" Y AO) fits babble and noise too easily (the table's
+            # talk behind a "yes" was heard as "here are two").
+            if reading not in out[w] and len(reading.split()) >= len(out[w][0].split()):
                 out[w].append(reading)
     return out

@@ -7,7 +7,8 @@ the ask phase of a game: without British readings its open short a ("jacks" [dʒ
 on as an ask for aces, "book of jacks" (135) as a book of aces, and "ben do you have any sevens",
 "ana asks ben for tens" (135) were dropped (the open decoder heard "how many sat one"). With the
 readings of espeak-ng's ``en-gb`` beside the dictionary's (:data:`tabletop.speech.pronounce.ACCENTS`),
-all four are heard right and acted on.
+all four are heard right and acted on. A British reading with a sound fewer than the dictionary's
+(no r after a vowel: "are" AA) is not added: talk behind a "yes" was heard as "yes here are two".
 
 A recogniser of its own, fresh: PocketSphinx's noise removal carries over from one utterance to the
 next, so what came before changes the decode.
@@ -32,7 +33,7 @@ def test_british_readings_come_after_the_dictionarys() -> None:
     for word in ("jacks", "fours", "have", "of"):
         assert readings[word][: len(cmudict()[word])] == cmudict()[word]  # the dictionary's first
     assert "JH AA K S" in readings["jacks"] and "HH AA V" in readings["have"]
-    assert "F AO Z" in readings["fours"]  # no r after a vowel
+    assert "F AO Z" not in readings["fours"]  # a sound fewer (no r): it fits babble too easily
     assert readings["seven"] == cmudict()["seven"]  # the same reading: nothing added
     assert pronunciations(["jacks"], accents=())["jacks"] == cmudict()["jacks"]
 
