@@ -210,9 +210,9 @@ def remember_names(pairs: Iterable[tuple[str, str]]) -> None:
 
 
 # The CMU dictionary is American English. Families speak with other accents, so each word also gets
-# the reading of these espeak-ng voices when it differs: British English (no r after a vowel, "fours"
-# F AO Z; "of" AA V; the short a of "have", "jacks", "asks" said open, [a]). The dictionary's readings
-# come first; the search picks whichever fits the sound.
+# the reading of these espeak-ng voices when it differs by a vowel: British English ("of" AA V; the
+# short a of "have", "jacks", "asks" said open, [a]; not its readings with a sound fewer, see
+# pronunciations). The dictionary's readings come first; the search picks whichever fits the sound.
 ACCENTS = ("en-gb",)
 # espeak-ng's British short a ([a], "jacks" dʒ_ˈa_k_s) is nearer the model's AA than its AE: the bundled
 # model's free phone loop hears en-gb's "have any" as P AA M EH N IY. Not in diphthongs (aɪ, aʊ).
