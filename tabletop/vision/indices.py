@@ -83,6 +83,7 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
     """
     height, width = frame.shape[:2]
     out: list[CornerCandidate] = []
+    faint_glyphs: list[bool] = []  # whether each found's glyph held together only in faint ink (``FAINT_INK``)
     longest = max(height, width)
     side = min(longest, _FINEST_LEVEL)
     level = frame
@@ -102,14 +103,18 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         finest = side == min(longest, _FINEST_LEVEL)
         pip = ((max(PIP_MIN_PX, _GLYPH_PX[0] * scale), max(PIP_MIN_AREA, _GLYPH_MIN_AREA * scale * scale))
                if finest else (_GLYPH_PX[0], _GLYPH_MIN_AREA))
-        for corners, shown, in_parts in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
-                                                       in_parts=finest, pip=pip):
+        for corners, shown, in_parts, faint in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
+                                                              in_parts=finest, pip=pip):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
                                        by_index=True, by_parts=in_parts))
+            faint_glyphs.append(bool(faint))
         side //= 2
-    return pair_indices(out) + out
+    # a card is spanned by two indices of its own ink only: one whose glyph held together only in faint ink may be
+    # print or a shadow's edge, and a card spanned by it is hung as though measured (a fan's card given a far corner
+    # on another card's index)
+    return pair_indices([c for c, f in zip(out, faint_glyphs) if not f]) + out
 
 
 PAIR_TURN = 0.94
@@ -185,8 +190,9 @@ def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return across / max(short, 1e-6), along / max(float(_length(along)), 1e-6), short
 
 
-def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them."""
+def _ink_mask(level: np.ndarray, nested: bool = True) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them: at the ink
+    contrast, and (``nested``) at the deeper one (``DEEP_INK``) and at the fainter one (``FAINT_INK``)."""
     b, g, r = cv2.split(level)  # once: OpenCV copies a strided channel view each time it is handed one
     lowest = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_BACKGROUND_KERNEL, _BACKGROUND_KERNEL))
@@ -198,8 +204,12 @@ def _ink_mask(level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     depth = cv2.subtract(paper, lowest)
     ink = cv2.compare(depth, cv2.LUT(paper, _NEED_FLOOR), cv2.CMP_GT)
     grey = cv2.compare(cv2.subtract(paper_high, paper), cv2.LUT(paper_high, _LIMIT_CEIL), cv2.CMP_LT)
+    if not nested:
+        return cv2.bitwise_and(ink, grey) // 255, None, None
     deep = cv2.compare(depth, cv2.LUT(paper, _DEEP_FLOOR), cv2.CMP_GT)
-    return cv2.bitwise_and(ink, grey) // 255, cv2.bitwise_and(deep, grey) // 255
+    faint = cv2.compare(depth, cv2.LUT(paper, _FAINT_FLOOR), cv2.CMP_GT)
+    return (cv2.bitwise_and(ink, grey) // 255, cv2.bitwise_and(deep, grey) // 255,
+            cv2.bitwise_and(faint, grey) // 255)
 
 
 DEEP_INK = 0.35
@@ -249,25 +259,92 @@ def _parts_apart(labels: np.ndarray, stats: np.ndarray, centres: np.ndarray, dee
     return (parts, keep), part_stats[keep], part_centres[keep]
 
 
+FAINT_INK = 0.12
+"""Ink at least this share of the paper's level darker than it (about half the ink contrast). A rank glyph's strokes
+are a pixel or two wide where it is about ten pixels tall, and a camera's blur spreads them: a red glyph in bright or
+tinted light, or a thin "5" on a webcam, reaches only 0.15-0.2 of the paper's level where its solid pip beside it
+reaches the full contrast, so at the ink contrast the glyph falls into specks and its index is never hypothesised.
+Shapes that hold together only at this contrast are taken as rank glyphs too (``_grown_at_faint``), the shallower
+of MSER's nested regions, as ``DEEP_INK`` is the deeper one."""
+FAINT_GROWTH = 1.4
+"""A shape at the faint contrast is taken when it holds two or more shapes of the ink contrast, or this many times
+their ink: strokes that came apart or thinned at the ink contrast (a speck of a table's grain grows little)."""
+FAINT_MAX = 64
+"""At most this many faint shapes a level, the smallest first (time stays bounded on a busy table)."""
+
+
+def _grown_at_faint(labels: np.ndarray, stats: np.ndarray, mask: np.ndarray, faint: np.ndarray, size: tuple[float, float],
+                    ) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray, list[np.ndarray]] | None:
+    """The shapes of the faint ink (``faint``) of a rank glyph's size (``size``: least and most of its box's longer
+    side) that hold more than the ink shapes (``labels``, ``stats`` of ``mask``) inside them: two or more of them, or
+    ``FAINT_GROWTH`` times their ink. As ``_parts_apart``: their label image and the labels kept, stats and centres;
+    and the labels of the ink shapes each holds."""
+    count, shapes, shape_stats, shape_centres = cv2.connectedComponentsWithStatsWithAlgorithm(faint, 8, cv2.CV_32S,
+                                                                                          cv2.CCL_BBDT)
+    if count < 2:
+        return None
+    longer = np.maximum(shape_stats[:, cv2.CC_STAT_WIDTH], shape_stats[:, cv2.CC_STAT_HEIGHT])
+    sized = (longer >= size[0]) & (longer <= size[1])
+    sized[0] = False
+    if not sized.any():
+        return None
+    # every ink shape lies in one faint shape (ink is faint ink too): the one under its first pixel in raster order
+    # (its top row's leftmost), looked for along every ink shape's top row at once
+    inner = np.arange(1, len(stats))
+    outer = shapes[stats[1:, cv2.CC_STAT_TOP], _first_in_top_row(labels, stats[1:], inner)]
+    ink = np.bincount(outer, weights=stats[1:, cv2.CC_STAT_AREA], minlength=count)
+    held = np.bincount(outer, minlength=count)
+    keep = np.flatnonzero(sized & (held >= 1) & ((held >= 2) | (shape_stats[:, cv2.CC_STAT_AREA] >= FAINT_GROWTH * ink)))
+    if len(keep) == 0:
+        return None
+    if len(keep) > FAINT_MAX:
+        keep = np.sort(keep[np.argsort(shape_stats[keep, cv2.CC_STAT_AREA], kind="stable")[:FAINT_MAX]])
+    order = np.argsort(outer, kind="stable")
+    starts = np.searchsorted(outer[order], keep)
+    held_in = [inner[order[a : a + n]] for a, n in zip(starts, held[keep])]
+    return (shapes, keep), shape_stats[keep], shape_centres[keep], held_in
+
+
+def _first_in_top_row(labels: np.ndarray, stats: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The column of each shape's first pixel in raster order (``wanted``: their labels, ``stats`` their rows)."""
+    xs, ys, ws = (stats[:, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH))
+    starts = np.concatenate([[0], np.cumsum(ws)[:-1]])
+    along = np.arange(int(ws.sum())) - np.repeat(starts, ws)
+    row, col = np.repeat(ys, ws), np.repeat(xs, ws) + along
+    hits = np.flatnonzero(labels[row, col] == np.repeat(wanted, ws))
+    _, first = np.unique(np.searchsorted(starts, hits, side="right"), return_index=True)
+    return col[hits[first]]
+
+
 _LEVELS = np.arange(256, dtype=np.float32)
 _NEED_FLOOR = np.floor(np.maximum(_INK_CONTRAST[0], _INK_CONTRAST[1] * _LEVELS)).astype(np.uint8)
 _DEEP_FLOOR = np.floor(np.maximum(_INK_CONTRAST[0], DEEP_INK * _LEVELS)).astype(np.uint8)
+_FAINT_FLOOR = np.floor(np.maximum(_INK_CONTRAST[0], FAINT_INK * _LEVELS)).astype(np.uint8)
 _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 255).astype(np.uint8)
 
 
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float], in_parts: bool = True,
                    pip: tuple[float, float] = (_GLYPH_PX[0], _GLYPH_MIN_AREA),
-                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool]]:
-    """The card quads hung on the indices of one level, their index zones' boxes, and whether an index was found
-    only in parts of its ink (``_parts_apart``). ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
-    mask, deep = _ink_mask(level)
+                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool, bool]]:
+    """The card quads hung on the indices of one level, their index zones' boxes, whether an index was found only
+    in parts of its ink (``_parts_apart``) or in faint ink (``_grown_at_faint``), and whether its rank glyph held
+    together only in faint ink. ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
+    mask, deep, faint = _ink_mask(level, in_parts)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
     # many specks (1024x576, 500 components: 1.1 against 3.4 ms)
     count, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    parts = _parts_apart(labels, stats, centres, deep) if in_parts else None
-    if parts is not None:  # inks that come apart at a deeper contrast are shapes too, numbered after the others
-        stats, centres = np.vstack([stats, parts[1]]), np.vstack([centres, parts[2]])
+    # shapes beyond the ink's own, numbered after them: inks that come apart at a deeper contrast, and glyphs that
+    # hold together only at a fainter one; each source (label image, labels kept) from its first number on
+    sources: list[tuple[int, np.ndarray, np.ndarray]] = []
+    more = [_parts_apart(labels, stats, centres, deep) if in_parts else None,
+            _grown_at_faint(labels, stats, mask, faint, (_GLYPH_PX[0], _GLYPH_PX[1] * 1.45)) if in_parts else None]
+    faint_held = more[-1][3] if more[-1] is not None else []
+    for extra in more:
+        if extra is not None:
+            sources.append((len(stats), *extra[0]))
+            stats, centres = np.vstack([stats, extra[1]]), np.vstack([centres, extra[2]])
+    faint_from = sources[-1][0] if more[-1] is not None else len(stats)  # faint shapes are glyphs only: a pip is solid
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     size = np.maximum(w, h)
     fill = area / np.maximum(1, w * h)
@@ -285,7 +362,8 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
     ratio = s[None, :] / s[:, None]
     near = ((d >= _PIP_DISTANCE[0] * s[:, None]) & (d <= _PIP_DISTANCE[1] * s[:, None])
-            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & glyph_like[:, None] & (s[:, None] <= _GLYPH_PX[1] * 1.45))
+            & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & glyph_like[:, None] & (s[:, None] <= _GLYPH_PX[1] * 1.45)
+            & (ids < faint_from - 1)[None, :])
     found = []
     outlines: dict[int, np.ndarray] = {}
 
@@ -295,7 +373,11 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         if k not in outlines:
             j = ids[k] + 1
             x0, y0, ww, hh = stats[j, :4]
-            source, label = (labels, j) if j < count else (parts[0][0], parts[0][1][j - count])  # type: ignore[index]
+            source, label = labels, j
+            for first, image, kept in reversed(sources):
+                if j >= first:
+                    source, label = image, kept[j - first]
+                    break
             shape = (source[y0 : y0 + hh, x0 : x0 + ww] == label).astype(np.uint8)
             contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             outlines[k] = (np.concatenate(contours).reshape(-1, 2) + (x0, y0)).astype(np.float32)
@@ -316,13 +398,21 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         fit = _index_fit(glyph(r), glyph(p))
         if fit is not None:
             fits.append((fit[0], int(r), int(p), fit[1]))
-    fits.sort(key=lambda f: f[0])
+    # an index in the ink's own shapes first: a faint glyph only hangs a pip no ink glyph took, and not where the ink
+    # shapes it holds are taken (``FAINT_INK``: it adds an index the ink missed, never replaces one)
+    fits.sort(key=lambda f: (ids[f[1]] + 1 >= faint_from, f[0]))
+    position = np.full(len(stats), -1)
+    position[ids + 1] = np.arange(len(ids))
     glyphs_used: set[int] = set()
     pips_used: set[int] = set()
     for _, r, p, hung in fits:
         if r in glyphs_used or p in pips_used or r in pips_used and p in glyphs_used:
             continue
-        digits = [r] + _other_digits(r, p, c, s)
+        held = [int(k) for k in position[faint_held[ids[r] + 1 - faint_from]]] if ids[r] + 1 >= faint_from else []
+        if any(k in glyphs_used or k in pips_used for k in held):
+            continue
+        # a ten's other digit in the ink's own shapes (a faint shape beside an ink glyph is print or shadow round it)
+        digits = [r] + _other_digits(r, p, c, s if ids[r] + 1 >= faint_from else np.where(ids + 1 < faint_from, s, 0))
         rank = glyph(*digits)
         if len(digits) > 1:  # a ten: hung on both its digits, or the "0" alone reads as a queen
             refit = _index_fit(rank, glyph(p))
@@ -333,9 +423,9 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
             continue
         if _card_edges(gray, rank, glyph(p)) < EDGES_NEEDED:  # the costliest test: last
             continue
-        glyphs_used.update(digits)
+        glyphs_used.update(digits + [k for k in held if k >= 0])
         pips_used.add(p)
-        found.append((*hung, max(ids[digits + [p]]) + 1 >= count))
+        found.append((*hung, max(ids[digits + [p]]) + 1 >= count, ids[r] + 1 >= faint_from))
     return found
 
 
