@@ -30,7 +30,7 @@ from typing import Iterable
 
 __all__ = [
     "cmudict", "pronunciations", "guess", "ipa_to_arpabet", "letters_to_arpabet", "PHONES",
-    "remember_names", "script_voice", "name_pronunciations",
+    "remember_names", "script_voice", "name_pronunciations", "accent_readings", "ACCENTS",
 ]
 
 PHONES = frozenset(
@@ -209,9 +209,47 @@ def remember_names(pairs: Iterable[tuple[str, str]]) -> None:
                 _NAMES.setdefault(word, set()).add(name)
 
 
-def pronunciations(words: "list[str] | set[str] | tuple[str, ...]") -> dict[str, list[str]]:
+# The CMU dictionary is American English. Families speak with other accents, so each word also gets
+# the reading of these espeak-ng voices when it differs by a vowel: British English ("of" AA V; the
+# short a of "have", "jacks", "asks" said open, [a]; not its readings with a sound fewer, see
+# pronunciations). The dictionary's readings come first; the search picks whichever fits the sound.
+ACCENTS = ("en-gb",)
+# espeak-ng's British short a ([a], "jacks" dʒ_ˈa_k_s) is nearer the model's AA than its AE: the bundled
+# model's free phone loop hears en-gb's "have any" as P AA M EH N IY. Not in diphthongs (aɪ, aʊ).
+_OPEN_A = re.compile(r"a(?![ɪʊːɑ])")
+_ACCENT_CACHE: dict[tuple[str, str], str | None] = {}
+
+
+def accent_readings(words: Iterable[str], voice: str) -> dict[str, str]:
+    """ARPAbet readings of ``words`` (lowercase ASCII) in an English espeak-ng ``voice``, from one
+    espeak-ng run for the words not read before; a word espeak-ng reads oddly (two words, another
+    language) has none. Empty without espeak-ng."""
+    words = [w for w in dict.fromkeys(words) if w and w.isascii() and w.replace("'", "").isalpha()]
+    todo = [w for w in words if (voice, w) not in _ACCENT_CACHE]
+    exe = shutil.which("espeak-ng")
+    if todo and exe:
+        try:
+            # One word a clause (a blank line between): espeak-ng prints one line of IPA for each.
+            result = subprocess.run([exe, "-v", voice, "-q", "--ipa", "--sep=_"], input="\n\n".join(todo) + "\n",
+                                    capture_output=True, timeout=60, text=True)
+            lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
+        except (OSError, subprocess.SubprocessError):
+            lines = []
+        if len(lines) == len(todo):
+            for word, ipa in zip(todo, lines):
+                phones = None
+                if " " not in ipa and not re.search(r"\([a-z-]+\)", ipa):
+                    phones = ipa_to_arpabet(_OPEN_A.sub("ɑ", ipa))
+                    if not phones or not all(p in PHONES for p in phones.split()):
+                        phones = None
+                _ACCENT_CACHE[(voice, word)] = phones
+    return {w: r for w in words if (r := _ACCENT_CACHE.get((voice, w)))}
+
+
+def pronunciations(words: "list[str] | set[str] | tuple[str, ...]", accents: Iterable[str] = ACCENTS) -> dict[str, list[str]]:
     """word -> its ARPAbet pronunciations (dictionary entries, or one automatic guess; a player's
-    name written in another alphabet or with accents also gets its own script's reading)."""
+    name written in another alphabet or with accents also gets its own script's reading), then each
+    accent's reading (:data:`ACCENTS`) where it differs."""
     table = cmudict()
     out: dict[str, list[str]] = {}
     for word in words:
@@ -222,7 +260,14 @@ def pronunciations(words: "list[str] | set[str] | tuple[str, ...]") -> dict[str,
             readings = [r for name in written for r in name_pronunciations(name, w)]
             out[w] = list(dict.fromkeys(readings))
         elif w in table:
-            out[w] = table[w]
+            out[w] = list(table[w])
         else:
             out[w] = [guess(w)]
+    for voice in accents:
+        for w, reading in accent_readings(out, voice).items():
+            # A vowel said another way, never a sound fewer: a reading shorter than the dictionary's
+            # usual one (British "are" AA, "your" Y AO) fits babble and noise too easily (the table's
+            # talk behind a "yes" was heard as "here are two").
+            if reading not in out[w] and len(reading.split()) >= len(out[w][0].split()):
+                out[w].append(reading)
     return out
