@@ -1,4 +1,4 @@
-"""A British voice is heard as well as an American one: every word also has its British reading.
+"""A British voice is heard as well as an American one: its open short a is in the dictionary.
 
 The CMU dictionary is American. Real decoding of espeak-ng's British English voice (``en-gb``), in
 the ask phase of a game: without British readings its open short a ("jacks" [dʒaks], "have"
@@ -6,9 +6,10 @@ the ask phase of a game: without British readings its open short a ("jacks" [dʒ
 (the same sentences, voices and seeds): "ben do you have any jacks" (160 words a minute) was acted
 on as an ask for aces, "book of jacks" (135) as a book of aces, and "ben do you have any sevens",
 "ana asks ben for tens" (135) were dropped (the open decoder heard "how many sat one"). With the
-readings of espeak-ng's ``en-gb`` beside the dictionary's (:data:`tabletop.speech.pronounce.ACCENTS`),
-all four are heard right and acted on. A British reading with a sound fewer than the dictionary's
-(no r after a vowel: "are" AA) is not added: talk behind a "yes" was heard as "yes here are two".
+short a of espeak-ng's ``en-gb`` (AA) beside the dictionary's AE (:data:`tabletop.speech.pronounce.ACCENTS`),
+all four are heard right and acted on. No other British difference is added: with a sound fewer
+(no r after a vowel: "are" AA) talk behind a "yes" was heard as "yes here are two"; with its other
+vowels ("one" W AA N) real Speech Commands "go"s and "yes"es were heard as "one".
 
 A recogniser of its own, fresh: PocketSphinx's noise removal carries over from one utterance to the
 next, so what came before changes the decode.
@@ -34,6 +35,7 @@ def test_british_readings_come_after_the_dictionarys() -> None:
         assert readings[word][: len(cmudict()[word])] == cmudict()[word]  # the dictionary's first
     assert "JH AA K S" in readings["jacks"] and "HH AA V" in readings["have"]
     assert "F AO Z" not in readings["fours"]  # a sound fewer (no r): it fits babble too easily
+    assert "AA V" not in readings["of"]  # another vowel than the short a: not added
     assert readings["seven"] == cmudict()["seven"]  # the same reading: nothing added
     assert pronunciations(["jacks"], accents=())["jacks"] == cmudict()["jacks"]
 
