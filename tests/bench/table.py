@@ -83,6 +83,9 @@ TABLE_SPEEDS = (135, 155, 175, 190)
 MAX_TRIES = 6          # utterances spent on one intended action before the player gives up
 _ENV_LOCK = threading.Lock()
 TRANSCRIPTS = Path(tempfile.gettempdir()) / "table-bench-transcripts"  # one file a game: LEVEL-SEED.txt
+# TABLE_BENCH_KEEP_AUDIO=1 keeps each game's folder (its WAV files, and the grammars each utterance was
+# heard with) and names them in the trace, so the utterances can be decoded again offline.
+KEEP_AUDIO = bool(os.environ.get("TABLE_BENCH_KEEP_AUDIO"))
 SAME = {"no": "go_fish", "yes": "answer"}  # "no" to an ask is a go fish; "yes" is an answer with no count
 
 
@@ -317,7 +320,10 @@ class SpokenTable(simtable.SimulatedTable):
             u = synth.realistic(text, voice=voice, speed=speed, snr_db=self.snr, seed=self.seed * 1000 + self.k)
             path = write_wav(self.folder / f"{self.k:04d}.wav", u)
             replies = self.send(str(path))
-            path.unlink()
+            if KEEP_AUDIO:
+                self.kept = str(path)
+            else:
+                path.unlink()
         self.tally.utterances += 1
         self.tally.voice(self.voice_name(speaker), utterances=1)
         heard = next((r.event.get("heard") for r in replies if "heard" in r.event), None)
@@ -326,6 +332,8 @@ class SpokenTable(simtable.SimulatedTable):
         for trace in self._new_traces():
             trace.update(said=text, speaker=speaker, voice=self.voice_name(speaker), outcome=out.kind,
                          say=out.say, typed=self.typing)
+            if KEEP_AUDIO and not self.typing:
+                trace.update(audio=getattr(self, "kept", None), speed=speed, grammars=f"{self.trace_path}.grammars")
             self.traces.append(trace)
         if self.verbose:
             print(f"      [{speaker}] {text!r} heard {heard!r} -> {out.kind} {out.intent}: {out.say}")
@@ -575,7 +583,8 @@ def play_game(seed: int, snr: float | None, players: int, rules: Rules, program:
             tally.program_cpu += table.program_cpu()  # (read while the program still runs: its game is done)
             table.close()
         tally.cpu += time.process_time() - t0
-        shutil.rmtree(folder, ignore_errors=True)
+        if not KEEP_AUDIO:
+            shutil.rmtree(folder, ignore_errors=True)
         if table is not None:  # every game's transcript, to read why it ended as it did
             TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
             level = "clean" if snr is None else f"{snr:g}dB"

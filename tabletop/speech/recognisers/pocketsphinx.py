@@ -258,6 +258,7 @@ class PocketSphinxRecogniser:
         heard_words = vocab | set(ngram.COMMON_WORDS) | self._game_words(players)
         self._ensure_words(heard_words)
         name = f"s{key}"
+        _keep_grammar(name, jsgf_text)
         try:
             self._fsg.add_jsgf_string(name, jsgf_text)
         except (ValueError, RuntimeError) as error:
@@ -486,7 +487,9 @@ class _Stream:
     def _result(self, start: float) -> Transcript:
         owner = self.owner
         owner.last_fit = None
-        trace: dict[str, Any] = {"grammar": "", "open": [], "agreement": None, "fit": None, "dropped": None}
+        trace: dict[str, Any] = {"grammar": "", "open": [], "agreement": None, "fit": None, "dropped": None,
+                                 "search": self.search, "short_answer": self.short_answer,
+                                 "check_fit": self.check_fit, "players": self.players}
         owner.last_trace = trace
         fsg = owner._fsg
         hyp = fsg.hyp()
@@ -645,6 +648,21 @@ def _log_trace(trace: dict[str, Any], result: Transcript, cpu: float) -> None:
     try:
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(line, default=str) + "\n")
+    except OSError:
+        pass
+
+
+def _keep_grammar(name: str, jsgf_text: str) -> None:
+    """With TABLETOP_SPEECH_TRACE set, keep each grammar beside the trace (``TRACE.grammars/NAME.jsgf``)
+    so that a bench's utterances can be decoded again as they were heard."""
+    path = os.environ.get("TABLETOP_SPEECH_TRACE")
+    if not path:
+        return
+    try:
+        folder = path + ".grammars"
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"{name}.jsgf"), "w", encoding="utf-8") as f:
+            f.write(jsgf_text)
     except OSError:
         pass
 
