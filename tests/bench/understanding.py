@@ -147,7 +147,7 @@ def pct(a: int, b: int) -> str:
 def report(results: list[Outcome]) -> None:
     commands = [o for o in results if o.heard.truth is not None]
     chatter = [o for o in results if o.heard.truth is None]
-    act, margin = understanding._ACT, understanding._MARGIN
+    act, margin = understanding.ACT, understanding._MARGIN
     print(f"commands heard: {len(commands)} ({sum(o.heard.source == 'real' for o in commands)} real yes/no), chatter: {len(chatter)}")
     print(f"\nas the table acts (act at confidence >= {act}, margin >= {margin}; a heard stop, pause, undo, correction,"
           f"\nhand count, empty hand or intent implausible in the phase is confirmed first):")
