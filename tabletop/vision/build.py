@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from tabletop.cards import Card, RANKS, SUITS
-from tabletop.vision.finder import VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, order_quad, warp_card
+from tabletop.vision.finder import VIEW_CORNERS, VIEW_H, VIEW_W, CardQuad, order_quad, warp_card
 from tabletop.vision.glyphs import (FIRST_INDEX_VIEW, CornerGlyphs, card_corners, corner_glyphs, first_corner,
                                    rank_features, suit_features)
 from tabletop.vision.mlp import Mlp, train_mlp
@@ -104,8 +104,7 @@ def decoy_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     quad = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
     quad = np.roll(quad, int(rng.integers(4)), axis=0)  # any way up
     quad += rng.normal(0, 0.02 * w, quad.shape).astype(np.float32)
-    m = VIEW_MARGIN
-    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    target = VIEW_CORNERS
     matrix = cv2.getPerspectiveTransform(quad, target)
     view = cv2.warpPerspective(face, matrix, (VIEW_W, VIEW_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     shrink = float(rng.uniform(0.3, 1.0))  # seen small in the frame, then warped up to the view

@@ -24,13 +24,16 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-__all__ = ["VIEW_W", "VIEW_H", "VIEW_MARGIN", "CardQuad", "CornerCandidate", "find_cards", "find_cards_and_corners",
+__all__ = ["VIEW_W", "VIEW_H", "VIEW_MARGIN", "VIEW_CORNERS", "CardQuad", "CornerCandidate", "find_cards", "find_cards_and_corners",
            "warp_card", "WARP_BLOCK", "order_quad", "paper_mask"]
 
 VIEW_W, VIEW_H = 200, 280
 """Size of the standard card view (portrait, 5:7)."""
 VIEW_MARGIN = 4
 """Pixels of table kept round the card in the view, so an index near the card's edge stays whole."""
+VIEW_CORNERS = np.array([[VIEW_MARGIN, VIEW_MARGIN], [VIEW_W - 1 - VIEW_MARGIN, VIEW_MARGIN],
+                         [VIEW_W - 1 - VIEW_MARGIN, VIEW_H - 1 - VIEW_MARGIN], [VIEW_MARGIN, VIEW_H - 1 - VIEW_MARGIN]], np.float32)
+"""Where a card's corners land in its view (top left, top right, bottom right, bottom left)."""
 
 _WORK_SIZE = 512  # frames are analysed at most this wide (long side) for speed
 _ASPECT = 88 / 63
@@ -98,8 +101,7 @@ def warp_card(frame: np.ndarray, quad: CardQuad | np.ndarray, top_left: tuple[in
     needs a tenth of the view, and warping is most of the cost of reading a card hypothesis.
     """
     corners = quad.corners if isinstance(quad, CardQuad) else order_quad(quad)
-    m = VIEW_MARGIN
-    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    target = VIEW_CORNERS
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
     size = (VIEW_W, VIEW_H) if top_left is None else top_left
     return cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -15,7 +15,7 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import (SIZE_LADDER, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, _length, _lengths,
+from tabletop.vision.finder import (SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, _length, _lengths,
                                    find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
@@ -349,8 +349,7 @@ def _index_zone(reading, corners: np.ndarray) -> tuple[int, int, int, int]:
     """The box (x, y, w, h) in the frame of the index a card hypothesis was read at: its rank glyph and the suit pip
     below it (a glyph's height again and a little), as ``indices`` gives the part of a card found by its index."""
     gx, gy, gw, gh = reading.glyph
-    m = VIEW_MARGIN
-    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    target = VIEW_CORNERS
     from_view = cv2.getPerspectiveTransform(target, corners.astype(np.float32))
     zone = np.float32([[gx, gy], [gx + gw, gy], [gx + gw, gy + 2.2 * gh], [gx, gy + 2.2 * gh]])
     x, y, w, h = cv2.boundingRect(cv2.perspectiveTransform(zone[None], from_view)[0])
@@ -391,7 +390,7 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[
     gx, gy, gw, gh = seed.glyph
     m = VIEW_MARGIN
     width = VIEW_W - 1 - 2 * m
-    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    target = VIEW_CORNERS
     to_view = cv2.getPerspectiveTransform(at.astype(np.float32), target)
     reach = int(BESIDE_REACH * width)
     top, bottom = int(gy - gh), int(gy + 2 * gh)
@@ -729,8 +728,7 @@ def _glyph_in_frame(reading, cand, far: bool = False) -> tuple[np.ndarray, float
     if reading.glyph is None:
         return None
     x, y, w, h = reading.glyph
-    m = VIEW_MARGIN
-    target = np.array([[m, m], [VIEW_W - 1 - m, m], [VIEW_W - 1 - m, VIEW_H - 1 - m], [m, VIEW_H - 1 - m]], np.float32)
+    target = VIEW_CORNERS
     to_view = cv2.getPerspectiveTransform(cand.corners.astype(np.float32), target)
     points = np.array([[[x + w / 2, y], [x + w / 2, y + h]]], np.float32)
     if far:
