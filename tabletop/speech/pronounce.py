@@ -218,7 +218,6 @@ ACCENTS = ("en-gb",)
 # model's free phone loop hears en-gb's "have any" as P AA M EH N IY. Not in diphthongs (aɪ, aʊ).
 _OPEN_A = re.compile(r"a(?![ɪʊːɑ])")
 _ACCENT_CACHE: dict[tuple[str, str], str | None] = {}
-_LOT: set[tuple[str, str]] = set()  # (voice, word) said with the British LOT vowel ɒ ("of" ɒv)
 
 
 def accent_readings(words: Iterable[str], voice: str) -> dict[str, str]:
@@ -243,8 +242,6 @@ def accent_readings(words: Iterable[str], voice: str) -> dict[str, str]:
                     phones = ipa_to_arpabet(_OPEN_A.sub("ɑ", ipa))
                     if not phones or not all(p in PHONES for p in phones.split()):
                         phones = None
-                    if "ɒ" in ipa:
-                        _LOT.add((voice, word))
                 _ACCENT_CACHE[(voice, word)] = phones
     return {w: r for w in words if (r := _ACCENT_CACHE.get((voice, w)))}
 
@@ -268,34 +265,9 @@ def pronunciations(words: "list[str] | set[str] | tuple[str, ...]", accents: Ite
             out[w] = [guess(w)]
     for voice in accents:
         for w, reading in accent_readings(out, voice).items():
-            if reading in out[w]:
-                continue
-            if any(_short_a_said_open(usual, reading) for usual in out[w]) or (
-                    (voice, w) in _LOT and _names_nothing(w) and any(_lot_said_open(usual, reading) for usual in out[w])):
+            if reading not in out[w] and any(_short_a_said_open(usual, reading) for usual in out[w]):
                 out[w].append(reading)
     return out
-
-
-def _lot_said_open(usual: str, reading: str) -> bool:
-    """Whether ``reading`` is the dictionary's ``usual`` reading with its AH said as the British LOT
-    vowel (AA: "of" AA V, "from" F R AA M, "what" W AA T), and nothing else changed."""
-    a, b = usual.split(), reading.split()
-    return len(a) == len(b) and a != b and all(x == y or (x == "AH" and y == "AA") for x, y in zip(a, b))
-
-
-def _names_nothing(word: str) -> bool:
-    """Whether ``word`` alone is no command and no value (a rank, a count, a name): "of", "from",
-    "what", not "one" or "none". A second reading of such a word can help a sentence be heard whole
-    ("book of queens" said the British way fit the sound far worse than the phone loop: "of" -60 per
-    frame, and was dropped again and again), but never turn one value into another. The British
-    "one" (W AA N) made real Speech Commands "go"s and "yes"es heard as "one"."""
-    try:
-        from tabletop.language.understand import slot_values_said
-        from tabletop.speech.grammars import parse_intent
-
-        return parse_intent(word, ()) is None and not slot_values_said(word, ())
-    except Exception:  # noqa: BLE001 - no language layer to ask: add nothing
-        return False
 
 
 def _short_a_said_open(usual: str, reading: str) -> bool:
