@@ -165,6 +165,12 @@ def _outcome(replies: list[Any]) -> tableside.Outcome:
     return out
 
 
+def _slot_asked(replies: list[Any]) -> str | None:
+    """The slot ("count", "rank", "target") the program's last question waits for, if it asked one."""
+    asked = [r.event.get("expects") for r in replies if r.event.get("event") == "question"]
+    return asked[-1] if asked and asked[-1] in ("rank", "target", "count") else None
+
+
 def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.?!])\s+", text.strip()) if s]
 
@@ -380,6 +386,15 @@ class SpokenTable(simtable.SimulatedTable):
                 self.tally.extra[why] = self.tally.extra.get(why, 0) + 1
             attempt += 1
             why = "unheard"  # what the next utterance is for, unless set below
+            asks_for = _slot_asked(replies)
+            if (out.kind == "acted" and matches(out.intent, meant) and asks_for is not None
+                    and meant.get(asks_for) is not None and (out.intent or {}).get(asks_for) is None):
+                # Acted on with a part left to say: "yes" (Ben has some) -> "How many?" -> "one", as at
+                # a table. Before, the game was compared (and lost) while the program waited for the count.
+                self.tally.questions += 1
+                line = _slot_words(asks_for, meant[asks_for])
+                why = "confirmed"
+                continue
             if out.kind == "acted" and matches(out.intent, meant):
                 # one utterance may act twice (a "yes" to "Ben, sevens?" heard as "yes one": the ask
                 # and an answer nobody gave): what was not meant is a wrong action too
