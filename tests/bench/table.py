@@ -493,6 +493,10 @@ class SpokenTable(simtable.SimulatedTable):
                 self._until(speaker, "resume", lambda i: i.get("type") == "control" and i.get("what") == "resume")
                 return False
             raise Derailed(f"a mishearing did {heard}")
+        if heard.get("type") == "query":
+            # A question answered about the wrong player ("Ana has five cards" for Ben's count) moved
+            # nothing: the player asks again. "Scratch that" here took back the last real move.
+            return False
         slot = _one_wrong_slot(heard, meant)
         if slot is not None:
             value = meant[slot]
