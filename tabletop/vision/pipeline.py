@@ -337,12 +337,17 @@ def _overlap_share(a, b) -> float:
 def _in_strip(point: np.ndarray, corners: np.ndarray, turned: bool = False) -> bool:
     """True if ``point`` lies in the index strip (``BESIDE_STRIP``) of the card with ``corners`` (index corner first),
     or in its far index's where ``turned``."""
-    corners = corners[[2, 3, 0, 1]] if turned else corners
+    u, v = _along_and_down(point, corners[[2, 3, 0, 1]] if turned else corners)
+    return BESIDE_STRIP[0][0] <= abs(u) <= BESIDE_STRIP[0][1] and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]
+
+
+def _along_and_down(point: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
+    """Where ``point`` lies against the card with ``corners`` (index corner first): how far along its top edge and
+    down its height from its index corner, as shares of its width and height (u, v)."""
     across, down = corners[1] - corners[0], corners[3] - corners[0]
     offset = point - corners[0]
-    u = float(offset @ across) / max(1e-6, float(across @ across))
-    v = float(offset @ down) / max(1e-6, float(down @ down))
-    return BESIDE_STRIP[0][0] <= abs(u) <= BESIDE_STRIP[0][1] and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]
+    return (float(offset @ across) / max(1e-6, float(across @ across)),
+            float(offset @ down) / max(1e-6, float(down @ down)))
 
 
 def _index_zone(reading, corners: np.ndarray) -> tuple[int, int, int, int]:
@@ -364,7 +369,7 @@ def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
     the same step each, so the turn grows with the distance along the strip; a slid pile's hardly turn."""
     m = VIEW_MARGIN
     width = VIEW_W - 1 - 2 * m
-    across, down = at[1] - at[0], at[3] - at[0]
+    across = at[1] - at[0]
     heading = math.atan2(float(across[1]), float(across[0]))
     rates = []
     for r, o in hidden:
@@ -372,9 +377,7 @@ def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
         if _two_agree(r):  # its far corner measured where its far index reads
             ends.append((o.corners[2], o.corners[3] - o.corners[2]))
         for corner, other in ends:
-            offset = corner - at[0]
-            u = float(offset @ across) / max(1e-6, float(across @ across))
-            v = float(offset @ down) / max(1e-6, float(down @ down))
+            u, v = _along_and_down(corner, at)
             if not (BESIDE_TURN_FROM <= abs(u) <= 1 + BESIDE_REACH and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]):
                 continue
             turn = (math.atan2(float(other[1]), float(other[0])) - heading + math.pi) % (2 * math.pi) - math.pi
