@@ -50,9 +50,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tabletop.cards import Card, Rank  # noqa: E402
+from tabletop.cards import Card, Rank, Suit  # noqa: E402
 from tabletop.vision import Detection, see  # noqa: E402
-from tabletop.vision.books import SURE, judge_book  # noqa: E402
+from tabletop.vision.books import SURE, _inside, judge_book  # noqa: E402
 from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene  # noqa: E402
 from tabletop.vision import scenes  # noqa: E402
 
@@ -191,7 +191,8 @@ def rendered_books(trials: int, seed: int) -> dict:
 
 def books(per_layout: int, seed: int, frames: int = 3) -> dict:
     """Books laid as people lay them, judged over ``frames`` live frames; false claims laid the same way."""
-    out: dict = {"present": Counter(), "confirmed": Counter(), "claims": 0, "false": 0, "false_where": []}
+    out: dict = {"present": Counter(), "confirmed": Counter(), "claims": 0, "false": 0, "false_where": [],
+                 "suit_claims": {}, "suit_false": {}}
     deck = Card.deck()
     cameras = ("webcam", "hd", "fullhd")
     for li, layout in enumerate(scenes.BOOK_LAYOUTS):
@@ -215,12 +216,48 @@ def books(per_layout: int, seed: int, frames: int = 3) -> dict:
             three = [deck[j] for j in rng.choice([k for k, d in enumerate(deck) if d.rank is rank], 3, replace=False)]
             other = [d for d in deck if d.rank is not rank][int(rng.integers(48))]
             trap = scenes.compose(s, split="held_out", layout=layout, camera=cameras[i % 3], cards=three + [other])
-            verdict = judge_book(rank, [see(f) for f in scenes.frames(trap, frames)]).verdict
+            trap_seen = [see(f) for f in scenes.frames(trap, frames)]
+            verdict = judge_book(rank, trap_seen).verdict
             out["claims"] += 1
             if verdict == "confirmed":
                 out["false"] += 1
                 out["false_where"].append((trap.seed, layout + " trap", rank.symbol))
+            for kind, wrong in _wrong_suits(rank, trap_seen):
+                out["suit_claims"][kind] = out["suit_claims"].get(kind, 0) + 1
+                if judge_book(rank, wrong).verdict == "confirmed":
+                    out["suit_false"][kind] = out["suit_false"].get(kind, 0) + 1
+                    out["false_where"].append((trap.seed, f"{layout} trap, {kind}", rank.symbol))
     return out
+
+
+WRONG_SUITS = ("suit misread in one frame", "suit misread in every frame", "read twice, one suit wrong, in one frame",
+               "read twice, one suit wrong, in every frame")
+"""The reader's known slip on a sure read (clubs for spades at webcam size; a suit needs only 0.6 on a read at
+both corners, and does not make the read less sure), put into a three-and-one trap's real reads: each sure read of
+the claimed rank given each other suit, in one frame or in all (a steady misread), in place of its own or besides it
+(the card read twice, once with the wrong suit: a whole card and an index hung on it). None of these is a book."""
+
+
+def _wrong_suits(rank: Rank, seen: list[list[Detection]]):
+    """(kind, frames): ``seen`` with one sure read of ``rank`` given a wrong suit, each way of ``WRONG_SUITS``."""
+    for f, detections in enumerate(seen):
+        for j, d in enumerate(detections):
+            if d.rank is not rank or d.suit is None or d.confidence < SURE:
+                continue
+            for suit in (s for s in Suit if s is not d.suit):
+                wrong = Detection(d.rank, suit, d.box, d.confidence)
+                place = [k for k, e in enumerate(seen) if any(e_d.rank is rank and _inside(e_d.box, d.box) >= 0.6 for e_d in e)]
+                for kind, frames_hit, twice in ((0, [f], False), (1, place, False), (2, [f], True), (3, place, True)):
+                    out = []
+                    for k, e in enumerate(seen):
+                        if k not in frames_hit:
+                            out.append(e)
+                            continue
+                        at = [e_j for e_j, e_d in enumerate(e) if e_d.rank is rank and _inside(e_d.box, d.box) >= 0.6]
+                        at = [j] if k == f else at[:1]
+                        out.append([x for x_j, x in enumerate(e) if twice or x_j not in at]
+                                   + [Detection(e[a].rank, suit, e[a].box, e[a].confidence) for a in at])
+                    yield WRONG_SUITS[kind], out
 
 
 def edje() -> dict | None:
@@ -440,8 +477,13 @@ def main() -> int:
         print(f"- books laid clearly, real faces, held-out tables, 3 live frames: confirmed {_pct(confirmed, present)} "
               f"({per}); false confirmations {b['false']} of {b['claims']} false claims (incl. {args.books * 4} "
               f"three-and-one traps){'; ' + str(b['false_where']) if b['false'] else ''}")
+        suit_false = sum(b["suit_false"].values())
+        print(f"  - the traps with a sure read's suit misread ({', '.join(WRONG_SUITS)}): false confirmations "
+              + ", ".join(f"{b['suit_false'].get(k, 0)} of {b['suit_claims'].get(k, 0)}" for k in WRONG_SUITS)
+              + (f"; {[w for w in b['false_where'] if ', ' in w[1]][:12]}" if suit_false else ""))
         targets.append(("every clear book confirmed", confirmed == present))
         targets.append(("no false book (books laid)", b["false"] == 0))
+        targets.append(("no false book (a sure read's suit misread)", suit_false == 0))
 
     if "edje" in args.only:
         e = edje()
