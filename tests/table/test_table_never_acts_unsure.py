@@ -30,7 +30,7 @@ HEARD = [
     "no", "nope", "go fish", "nope go fish", "here you go", "three", "two", "one", "sevens", "sixes",
     "ben", "cho", "ben do you have any sevens", "cho got any kings", "book of sevens", "lucky fish",
     "i got a seven", "resume", "what's the score", "ben give me your aces", "no nothing", "yes one",
-    "yep two", "no a seven", "nope sevens", "ben got ace", "no a ace",
+    "yep two", "no a seven", "nope sevens", "ben got ace", "no a ace", "i don't", "nothing",
 ]
 
 # Ways the table stands when the adversarial hearing comes: typed lines, then heard lines
