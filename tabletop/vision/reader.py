@@ -52,12 +52,6 @@ _NO_SUIT = 0.85
 read surely) is less sure by this factor (a fleck of a table read as a "2" at 0.89 with no pip under it)."""
 
 
-_SUIT_NAMED = 0.6
-"""A suit read at least this surely is named; the card read is then believed no more than its suit (a rank read at
-0.98 over a pip read clubs at 0.66 is no sure card: held-out composites and training scenes had sure reads with the
-wrong suit, clubs and spades at webcam size, their suits read under 0.8 where most were right at 0.9 or more)."""
-
-
 @dataclass(frozen=True)
 class Reading:
     """What one card view says: rank and suit (None if unreadable) and how sure the reader is (0..1)."""
@@ -203,9 +197,8 @@ class Reader:
         if suit_probs:
             suit_combined = float_mean(np.asarray(suit_probs), axis=0)
             suit_best = int(np.argmax(suit_combined))
-            if suit_combined[suit_best] >= _SUIT_NAMED:
+            if suit_combined[suit_best] >= 0.6:
                 suit = Suit(self.suit_model.classes[suit_best])
-                confidence = min(confidence, float(suit_combined[suit_best]))  # a card read is no surer than its suit
         if len(rank_probs) == 1:
             lone = next(r for r in read if r is not None)
             if (suit is None or confidence < _WORTH_VERIFYING or float(lone.suit.max()) < LONE_SUIT_SURE
