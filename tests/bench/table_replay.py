@@ -37,19 +37,37 @@ from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser  # n
 class _Heard:
     """The little of a game context the recogniser reads: players, grammar, short answer or not."""
 
-    def __init__(self, players: tuple[str, ...], search: str, short_answer: bool) -> None:
+    def __init__(self, players: tuple[str, ...], search: str, short_answer: bool, yes_no: bool = True) -> None:
         self.players = players
         self.search = search
-        self.phase = "answer" if short_answer else "ask"
+        # A short answer a bare yes or no answers (an ask, a yes/no question), or one that it does not
+        # ("How many?", "Ana, which rank?"): the recogniser reads a bare yes or no only in the first.
+        self.phase = ("answer" if yes_no else "count") if short_answer else "ask"
         self.choices = None
         self.expects = None
+
+
+_SLOT_QUESTIONS = ("how many?", "which rank?", "which one?", "from whom?", "whom?")
+
+
+def _yes_no(trace: dict[str, Any], before: dict[str, Any] | None) -> bool:
+    """Whether the table waited for a yes or a no (an ask's answer, a yes/no question) when this was
+    said: the trace says so since the recogniser records it; for older traces, what the table said
+    just before: a question for a slot ("How many?", "Ana, which rank?") waits for no yes."""
+    if "yes_no" in trace:
+        return bool(trace["yes_no"])
+    said = ((before or {}).get("say") or "").lower()
+    return not said.endswith(_SLOT_QUESTIONS) and " or " not in said.rsplit(".", 1)[-1]
 
 
 def load(paths: list[str]) -> list[dict[str, Any]]:
     traces = []
     for path in paths:
+        before = None
         for line in Path(path).read_text().splitlines():
             t = json.loads(line)
+            t["_before"] = before  # the utterance before it in the game: what the table said to it
+            before = {"say": t.get("say")}
             if t.get("audio") and t.get("search") and os.path.exists(t["audio"]):
                 traces.append(t)
     return traces
@@ -71,7 +89,8 @@ def replay(traces: list[dict[str, Any]]) -> tuple[Counter, list[dict[str, Any]],
     cpu = time.process_time()
     for t in traces:
         players = tuple(t["players"])
-        heard = recogniser.hear(read_wav(t["audio"]), _Heard(players, t["search"], bool(t.get("short_answer"))))
+        context = _Heard(players, t["search"], bool(t.get("short_answer")), _yes_no(t, t.get("_before")))
+        heard = recogniser.hear(read_wav(t["audio"]), context)
         meant = grammars.parse_intent(" ".join(normalise(t["said"])), players)
         reading = recogniser.last_trace.get("grammar", "")
         if not heard.text:

@@ -53,3 +53,26 @@ def test_a_yes_with_talk_behind_it_is_backed_by_the_open_decoder(fresh) -> None:
     assert understand(heard, CHECK).intent is not None and heard.text == "yes", (heard.text, trace)
     # Before: the open decoder heard "yes no go", agreement 0, confidence capped at 0.45.
     assert trace["agreement"] > 0 and heard.confidence > UNSURE_CAP, (heard.confidence, trace)
+
+
+ANSWER = Context(players=PLAYERS, current="Ana", phase="answer", asker="Ana", target="Ben", rank=Rank.SEVEN)
+
+
+def test_a_bare_yes_or_no_padded_by_both_decoders_is_that_answer(espeak: None) -> None:
+    """Both decoders explain the babble after a short answer with words: the open decoder with common
+    words ("yes i have", "nope"), the grammar with the slot values it allows after a yes or a no
+    ("nope two", "nope five"). Before, a right "yes" lost the open decoder's backing and was asked
+    again ("Yes?"), and Ben's "nope" became a correction to twos ("You said twos?"). The open decoder,
+    free to hear any value, heard a yes or a no and no value: that answer is what was said, acted on."""
+    from tabletop.referee.intents import Ask, GoFish, Yes
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    check = Context(players=PLAYERS, current="Ana", phase="confirm", expects="yes_no",
+                    partial=Ask(target="Ben", rank=Rank.SEVEN, asker="Ana"))
+    r = PocketSphinxRecogniser(PLAYERS)  # its own: what it decoded before changes the next decode
+    r.warm_up()
+    cases = [("nope", ANSWER, 0, GoFish()), ("nope", ANSWER, 1, GoFish()), ("yes", check, 3, Yes()), ("yes", check, 5, Yes())]
+    for said, context, seed, meant in cases:
+        heard = r.hear(synth.realistic(said, voice="en-us", speed=140, snr_db=20, seed=seed), context)
+        u = understand(heard, context)
+        assert heard.text == said and u.intent == meant and u.act, (said, seed, heard.text, heard.confidence, u, r.last_trace)

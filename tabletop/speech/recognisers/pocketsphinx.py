@@ -315,7 +315,8 @@ class PocketSphinxRecogniser:
             # a reading is; elsewhere it decides whether a reading the open decoder does not back
             # is asked about or dropped.
             measure = self._loop is not None and context is not None
-            return _Stream(self, name, players, live and self._primed, measure, _waits_for_an_answer(context))
+            return _Stream(self, name, players, live and self._primed, measure, _waits_for_an_answer(context),
+                           _takes_yes_no(context))
         except BaseException:
             self._lock.release()
             raise
@@ -406,6 +407,44 @@ class PocketSphinxRecogniser:
         return False
 
 
+    def _bare_answer(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str]) -> str | None:
+        """The bare "yes" or "no" that opens the grammar's reading when the open decoder heard that
+        answer and nothing that matters, else None. For the answer to an ask or a yes/no question.
+
+        Both decoders must explain every frame with words, and around a short answer said over the
+        table's babble they do it differently: the open decoder pads it with common words ("yes i do i
+        i i of", "yes some", "nope the on"), the grammar with the slot values it allows after a yes or
+        a no ("no three", "nope five", "yes two"). So a right "yes" lost the open decoder's backing
+        (no rule backs a one-word reading) and was asked again, and a right "nope" became a
+        correction to tens ("Go fish?") or a count that was never said ("Three?"): the simulated
+        games' most common extra utterances at 20 dB. When the open decoder's best reading (or that
+        reading without the background's words) opens with the same yes or no and holds no rank, no
+        player and no count, and is no other command, that answer is what was said: the open decoder,
+        free to hear any value, heard none. A reading whose slot values the open decoder heard
+        ("no three" both ways) is left as it is."""
+        words = grammar_text.split()
+        if not words:
+            return None
+        head = words[0]
+        try:
+            from tabletop.language.understand import slot_values_of, slot_values_said
+
+            said = self._parse(head, players)
+            if said is None or said not in (self._parse("yes", players), self._parse("no", players)):
+                return None
+            if len(words) > 1 and not slot_values_of(self._parse(grammar_text, players)):
+                return None  # more than a yes or no, but no slot value to doubt ("no go fish")
+            for text in best_texts:
+                heard = text.split()
+                if not heard or self._parse(heard[0], players) != said or slot_values_said(text, players):
+                    continue
+                if self._parse(text, players) in (None, said):
+                    return head
+        except Exception:  # noqa: BLE001 - a parser failure: the reading as it was
+            return None
+        return None
+
+
 def _lcs(a: list[str], b: list[str]) -> int:
     """Length of the longest common subsequence of two word lists."""
     row = [0] * (len(b) + 1)
@@ -422,8 +461,9 @@ class _Stream:
     """One utterance being decoded by both decoders; holds the recogniser's lock until finished."""
 
     def __init__(self, owner: PocketSphinxRecogniser, search: str, players: tuple[str, ...], live: bool,
-                 check_fit: bool = False, short_answer: bool = False) -> None:
+                 check_fit: bool = False, short_answer: bool = False, yes_no: bool = False) -> None:
         self.owner = owner
+        self.yes_no = yes_no
         self.search = search
         self.check_fit = check_fit
         self.short_answer = short_answer and check_fit
@@ -489,7 +529,7 @@ class _Stream:
         owner.last_fit = None
         trace: dict[str, Any] = {"grammar": "", "open": [], "agreement": None, "fit": None, "dropped": None,
                                  "search": self.search, "short_answer": self.short_answer,
-                                 "check_fit": self.check_fit, "players": self.players}
+                                 "check_fit": self.check_fit, "yes_no": self.yes_no, "players": self.players}
         owner.last_trace = trace
         fsg = owner._fsg
         hyp = fsg.hyp()
@@ -539,7 +579,18 @@ class _Stream:
                         same = False
                     if same:
                         agreement = max(agreement, 1.0 if spoken == text else 0.9)
-            if 0.0 < agreement < 1.0 and not owner._best_holds_slots(text, [open_texts[0], spoken], self.players):
+            bare = owner._bare_answer(text, [open_texts[0] if open_texts else "", spoken], self.players) \
+                if self.yes_no else None
+            if bare is not None:
+                # A yes or a no the open decoder heard first, padded with words that hold nothing
+                # (see _bare_answer): the reading is that yes or no, without the slot words the
+                # grammar forced onto the babble after it.
+                changed = bare != text
+                if changed:
+                    trace["bare"] = bare
+                    text, words = bare, words[:len(bare.split())]
+                agreement = 1.0 if open_texts and bare == open_texts[0] else max(0.0 if changed else agreement, 0.9)
+            if 0.0 < agreement < 1.0 and bare is None and not owner._best_holds_slots(text, [open_texts[0], spoken], self.players):
                 # Backed, but not in what the open decoder heard best: its slot values (the rank, the
                 # player, the count) are not heard surely, so the reading is asked about, never acted
                 # on (see _best_holds_slots).
@@ -552,6 +603,11 @@ class _Stream:
             details: list[tuple[str, int, int, float]] = []
             fit = fit_per_frame(fsg, owner._loop, details)
             trace["fit_words"] = details
+            if trace.get("bare") and details:
+                # Only the words kept count: the slot words dropped were fitted onto the babble.
+                kept = details[:len(text.split())]
+                frames = sum(d[1] for d in kept)
+                fit = sum(d[3] for d in kept) / frames if frames else fit
             trace["loop"] = [(seg.word, seg.start_frame, seg.end_frame) for seg in (owner._loop.seg() or ())]
             trace["segments"] = [(seg.word, seg.start_frame, seg.end_frame) for seg in (fsg.seg() or ())]
         owner.last_fit = fit  # for the benches and tests: how the last reading fit the sound
@@ -678,6 +734,17 @@ def _waits_for_an_answer(context: Any) -> bool:
     if 0 < len(getattr(context, "choices", None) or ()) <= 2:
         return False  # the answer to "Sixes or sevens?" after two misses: judged as before
     return getattr(context, "phase", None) in ("answer", "count", "confirm") or getattr(context, "expects", None) is not None
+
+
+def _takes_yes_no(context: Any) -> bool:
+    """Whether a bare yes or no answers what the table waits for: an ask (its target's "yes" or
+    "nope") or a yes/no question. Not "How many?", where a bare "no" is no count."""
+    if context is None:
+        return False
+    expects = getattr(context, "expects", None)
+    if expects is not None:
+        return expects == "yes_no"
+    return getattr(context, "phase", None) in ("answer", "confirm")
 
 
 def _is_word(name: str) -> bool:
