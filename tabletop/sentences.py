@@ -470,7 +470,7 @@ def together(parts: Sequence[str]) -> str:
 # ---- understanding: the short yes/no question that repeats what was heard --------------------
 
 _QUERY_QUESTIONS = {
-    "score": "The score?", "turn": "Whose turn it is?", "stock": "How many cards are left?",
+    "score": "The score?", "turn": "Whose turn?", "stock": "How many cards are left?",
     "last": "The last ask?", "books": "The books?", "repeat": "Repeat that?", "help": "Help?",
 }
 _CONTROL_QUESTIONS = {"pause": "Pause the game?", "resume": "Resume the game?", "stop": "Stop the game?",
