@@ -249,17 +249,18 @@ def look_at_corner(corner: np.ndarray, evened: bool = False) -> tuple[CornerGlyp
     if not parts:
         return None, flooded
     parts.sort(key=lambda p: p[1])
-    top = parts[0]
-    group = [p for p in parts if _same_line(top, p)]
-    gx0 = min(p[0] for p in group)
-    gy0 = min(p[1] for p in group)
-    gx1 = max(p[0] + p[2] for p in group)
-    gy1 = max(p[1] + p[3] for p in group)
+    # the rank is the topmost glyph with a pip under it (an index prints its rank over its pip): a speck or the
+    # sliver of a card's edge above the rank, with nothing under it, is passed over; with no pip under any, the
+    # topmost glyph is the rank, as it always was
+    for top in parts[:_RANK_TRIES]:
+        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, top)
+        if below:
+            break
+    else:
+        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, parts[0])
     if gx1 - gx0 > 0.8 * w:
         return None, flooded
     rank_patch = ink[gy0:gy1, gx0:gx1]
-    below = [p for p in parts if p[1] >= gy1 - 1 and p[1] < gy1 + 1.5 * (gy1 - gy0)
-             and p[0] < gx1 and p[0] + p[2] > gx0 and p not in group]
     suit_patch = suit_box = None
     if below:
         sx, sy, sw, sh = below[0]
@@ -274,6 +275,23 @@ def look_at_corner(corner: np.ndarray, evened: bool = False) -> tuple[CornerGlyp
         redness = 0.0
     box = (int(gx0), int(gy0), int(gx1 - gx0), int(gy1 - gy0))
     return CornerGlyphs(rank_patch, suit_patch, redness, box, suit_box), flooded
+
+
+_RANK_TRIES = 3
+"""The rank glyph is looked for among this many topmost glyphs of a corner (``look_at_corner``)."""
+
+
+def _rank_over_pip(parts: list, top: tuple) -> tuple[list, tuple[int, int, int, int], list]:
+    """The glyph ``top`` (with the glyphs beside it on its line: a ten's two digits), its box (x0, y0, x1, y1),
+    and the glyphs under it, where an index prints its pip."""
+    group = [p for p in parts if _same_line(top, p)]
+    gx0 = min(p[0] for p in group)
+    gy0 = min(p[1] for p in group)
+    gx1 = max(p[0] + p[2] for p in group)
+    gy1 = max(p[1] + p[3] for p in group)
+    below = [p for p in parts if p[1] >= gy1 - 1 and p[1] < gy1 + 1.5 * (gy1 - gy0)
+             and p[0] < gx1 and p[0] + p[2] > gx0 and p not in group]
+    return group, (gx0, gy0, gx1, gy1), below
 
 
 def _opened_by_line(binary: np.ndarray, length: int, axis: int) -> np.ndarray | None:

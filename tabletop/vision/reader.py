@@ -155,12 +155,17 @@ class Reader:
         if it names another rank: its suit is then not read)."""
         glyphs, flooded = look_at_corner(corner)
         probs = self._rank_probabilities(glyphs)
-        if flooded and (probs is None or float(probs.max()) < _SECOND_LOOK):
-            # a second look with its paper lit evenly (a shadow across the index), kept if it reads a rank more surely
+        if flooded and (probs is None or float(probs.max()) < _SECOND_LOOK or glyphs.suit is None):
+            # a second look with its paper lit evenly (a shadow across the index): kept if it reads a rank more surely,
+            # or, where the rank was read but its pip was lost in the shade, if it finds the pip under the same rank
             evened = corner_glyphs(corner, evened=True)
             again = self._rank_probabilities(evened)
-            if again is not None and (probs is None or float(again.max()) > float(probs.max())):
-                glyphs, probs = evened, again
+            if again is not None and (probs is None or float(probs.max()) < _SECOND_LOOK):
+                if probs is None or float(again.max()) > float(probs.max()):
+                    glyphs, probs = evened, again
+            elif again is not None and evened.suit is not None and _same_glyph(glyphs, evened) \
+                    and int(np.argmax(again)) == int(np.argmax(probs)):
+                glyphs = replace(glyphs, suit=evened.suit, suit_box=evened.suit_box)
         if probs is None or (naming is not None and self._rank_named(probs) is not naming):
             return None
         suit = suit_features(glyphs)
@@ -208,6 +213,15 @@ class Reader:
             confidence *= _NO_SUIT
         agree = len({int(np.argmax(np.where(is_rank, p, -1.0))) for p in rank_probs}) == 1
         return Reading(rank, suit, round(confidence, 3), len(rank_probs), agree)
+
+
+def _same_glyph(a: CornerGlyphs, b: CornerGlyphs) -> bool:
+    """True if two looks at one corner found its rank glyph in the same place (boxes overlapping over half)."""
+    ax, ay, aw, ah = a.rank_box
+    bx, by, bw, bh = b.rank_box
+    w = min(ax + aw, bx + bw) - max(ax, bx)
+    h = min(ay + ah, by + bh) - max(ay, by)
+    return w > 0 and h > 0 and w * h > 0.5 * max(aw * ah, bw * bh)
 
 
 def _index_shaped(glyphs: CornerGlyphs) -> bool:
