@@ -57,7 +57,8 @@ from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene  # 
 from tabletop.vision import scenes  # noqa: E402
 
 sys.path.insert(0, str(REPO / "tests" / "vision"))
-from vision_helpers import FALSE_READS, LOSSES, losses, match_labels, real_labels, score_cards  # noqa: E402
+from vision_helpers import (FALSE_READS, LOSSES, _near_index, losses, match_labels, matched_cards, real_labels,  # noqa: E402
+                            score_cards)
 
 CARDS_DEV = REPO.parent / "shared" / "data" / "cards-dev"
 DEALS = CARDS_DEV / "bidly" / "deals"
@@ -110,6 +111,38 @@ def _timed_see(image: np.ndarray, trace: list | None = None) -> tuple[list[Detec
     return detections, time.process_time() - start
 
 
+STAGES = ("reader: not read at its true corners", "reader: unsure at its true corners", "finder: no hypothesis on it",
+          "finder: hypotheses misplaced", "pipeline: read right, then dropped", "unsure here, sure at its true corners")
+"""Where each card not read right surely is lost (``_stage``), told by reading it at its true corners: the reader's
+limit (it does not read the card, or not surely, even hung exactly), the finder's (no hypothesis on its index, or
+none at which it reads: misplaced, misshapen or mis-sized), or the pipeline's (read right, then dropped)."""
+
+
+def _stage(image: np.ndarray, placed, read_unsure: bool, trace: list) -> str:
+    """``STAGES``' entry for one composited card not read right surely (``read_unsure``: read right, unsure)."""
+    from tabletop.vision.pipeline import _read_corners
+    from tabletop.vision.reader import shipped_reader
+
+    best = 0.0  # the surest right reading of the card hung at its true corners, from each index that shows
+    for k, shows in enumerate(placed.index_shows):
+        if shows:
+            quad = (placed.quad if k == 0 else placed.quad[[2, 3, 0, 1]]).astype(np.float32)
+            reading = _read_corners(image, quad, shipped_reader())
+            if reading.rank is placed.card.rank:
+                best = max(best, reading.confidence)
+    if best < 0.5:
+        return STAGES[0]
+    if best < SURE:
+        return STAGES[1]
+    if read_unsure:
+        return STAGES[5]
+    on = [h for h in trace if _near_index(h, placed.quad)]
+    if not on:
+        return STAGES[2]
+    named = {h.reading.rank for h in on if h.reading.rank is not None and h.reading.confidence >= 0.5}
+    return STAGES[4] if placed.card.rank in named else STAGES[3]
+
+
 def _breakdown(lost: Counter, false: Counter) -> str:
     """Where the cards whose index shows end up, and what the false reads are (``vision_helpers.losses``)."""
     total = sum(lost.values())
@@ -140,7 +173,7 @@ def composited(count: int, seed: int, cameras: tuple[str, ...], faces: str = "re
     """Composited scenes on the ``split``'s tables: scores overall and by camera, table, layout, light and face
     split; ``by["lost"]`` and ``by["false"]`` (Counters) say where the cards are lost (``vision_helpers.losses``)."""
     by: dict = defaultdict(Score)
-    by["lost"], by["false"], by["lost by table"] = Counter(), Counter(), defaultdict(Counter)
+    by["lost"], by["false"], by["lost by table"], by["stages"] = Counter(), Counter(), defaultdict(Counter), Counter()
     for i in range(count):
         c = scenes.compose(seed + i, split=split, faces=faces, camera=cameras[i % len(cameras)],
                            layout=scenes.LAYOUTS[i % len(scenes.LAYOUTS)])
@@ -151,6 +184,10 @@ def composited(count: int, seed: int, cameras: tuple[str, ...], faces: str = "re
         s.cpu.append(cpu)
         lost, false = losses(truth, detections, trace, SURE)
         by["lost"].update(lost)
+        matched = matched_cards(truth, detections)
+        for j, placed in enumerate(c.cards):
+            if placed.readable and not (j in matched and matched[j].confidence >= SURE):
+                by["stages"][_stage(c.image, placed, j in matched, trace)] += 1
         by["false"].update(false)
         by["lost by table"][c.table].update(lost)
         for key in ("all", f"camera {c.camera}", f"table {c.table}", f"layout {c.layout}", f"light {c.light}"):
@@ -447,6 +484,8 @@ def main() -> int:
         print(f"  - where the {total.cards} cards go: {_breakdown(by['lost'], by['false'])}")
         print("  - not found / found but lost, by table: " + ", ".join(
             f"{t} {v['not found']}/{sum(v[k] for k in LOSSES[3:])}" for t, v in sorted(by["lost by table"].items())))
+        print(f"  - the {sum(by['stages'].values())} not read right surely, by stage: "
+              + ", ".join(f"{k} {by['stages'][k]}" for k in STAGES))
 
     if "composited" in args.only:
         if not faces_ok:
@@ -459,6 +498,8 @@ def main() -> int:
             print(f"  - where the {total.cards} cards go: {_breakdown(by['lost'], by['false'])}")
             print("  - not found / found but lost, by table: " + ", ".join(
                 f"{t} {v['not found']}/{sum(v[k] for k in LOSSES[3:])}" for t, v in sorted(by["lost by table"].items())))
+            print(f"  - the {sum(by['stages'].values())} not read right surely, by the stage that loses them (each read "
+                  "at its true corners too): " + ", ".join(f"{k} {by['stages'][k]}" for k in STAGES))
             claims = by["claims"]
             print(f"  - books in these scenes, one frame: clearly laid books confirmed {_pct(claims.recalled, claims.cards)}; "
                   f"false confirmations {claims.correct} of {claims.ranked} claims of every other rank in view or read; "
