@@ -54,7 +54,7 @@ from tabletop.referee.intents import (
 )
 
 __all__ = ["ACT", "Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
-           "bare_answer", "slot_value", "slot_values_said", "slot_values_of",
+           "bare_answer", "bare_go_fish", "slot_value", "slot_values_said", "slot_values_of",
            "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
@@ -221,9 +221,10 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     # alternatives) is not what was heard best: it is confirmed, never acted on.
     from_below = best.note == "fills the question" and bool(hypotheses) and best.text != hypotheses[0].text
     if (confidence >= ACT or filled) and margin >= _MARGIN:
-        if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or from_below:
+        if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or \
+                bare_go_fish(best.intent, best.text, context, vocab) or from_below:
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
-            # So is a bare "here are": what chatter most often becomes (see bare_answer).
+            # So is a bare "here are" or "i don't": what chatter most often becomes (see bare_answer).
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
                                  text=best.text, candidates=keep)
         return Understanding(best.intent, confidence, text=best.text, candidates=keep)
@@ -337,6 +338,29 @@ def bare_answer(intent: Intent, text: str, context: Context, vocab: Vocabulary |
     rule = vocab.rules.get("yes")
     yes_words = _words_of(rule) if rule is not None else {"yes"}
     return not (set(text.lower().split()) & yes_words)
+
+
+def bare_go_fish(intent: Intent, text: str, context: Context, vocab: Vocabulary | None = None) -> bool:
+    """Whether a heard ``intent`` is a go fish in a bare form: "i don't", "nothing", "none" with
+    neither a "no" (or "nope", "nah"...), nor "fish", nor the rank asked for. The mirror of
+    :func:`bare_answer`: a short form that holds none of the words a go fish is said with is what
+    chatter becomes, and the open decoder agrees with the grammar on it (a real Speech Commands
+    "zero" was heard as "i don't" and acted on as Ben's go fish). It is confirmed ("Go fish?");
+    "no", "nope, go fish" and "I don't have any sevens" still act.
+
+    >>> ctx = Context(players=("Ana", "Ben"), current="Ana", phase="answer", asker="Ana", target="Ben", rank=Rank.SEVEN)
+    >>> [bare_go_fish(GoFish(), t, ctx) for t in ("i don't", "nothing", "no i don't", "go fish", "i don't have any sevens")]
+    [True, True, False, False, False]
+    """
+    if not isinstance(intent, GoFish) or context.partial is not None:
+        return False
+    vocab = vocab or load_vocabulary()
+    said = set(text.lower().replace(",", " ").split())
+    rule = vocab.rules.get("nope")
+    own = (_words_of(rule) if rule is not None else {"no", "nope"}) | {"fish", "fishing"}
+    if context.rank is not None:
+        own |= {context.rank.word, context.rank.plural}
+    return not (said & own)
 
 
 _SLOT_OF = {Ask: ("rank", "target"), Answer: ("count",), Book: ("rank",)}

@@ -66,15 +66,22 @@ def _sure(detections: list[Detection]) -> list[Detection]:
 
 _SAME_CARD = 0.6
 """Two sure reads of a rank whose boxes share this much of the smaller one, and name no two different suits, are one
-card read twice (a whole card and a hypothesis hung on its index corner): counted once."""
+card read twice (a whole card and a hypothesis hung on its index corner): counted once. Two suits there may be two
+cards: a squared pile's or a 2x2 square's card whose index shows inside the box of the card over it."""
+_SAME_BOX = 0.5
+"""Two sure reads of a rank whose boxes overlap this much (intersection over union) are one card read twice whatever
+suits they name (the reader's known slip on a sure read: clubs for spades at webcam size). Two cards of a pile, a fan
+or a square that lie on each other each show their own part (an index inside another's strip or whole box: boxes of
+another size and place, overlapping less than 0.2 in every such pair on the books bench and the composites)."""
 
 
 def _once(matches: list[Detection]) -> list[Detection]:
-    """The sure reads of a rank, one per card: a read lying on a surer one of the same card is dropped. Only ever
-    fewer cards than read, so a book is never made of a card counted twice."""
+    """The sure reads of a rank, one per card: a read lying on a surer one of the same card is dropped (``_SAME_CARD``,
+    ``_SAME_BOX``). Only ever fewer cards than read, so a book is never made of a card counted twice."""
     kept: list[Detection] = []
     for d in sorted(matches, key=lambda d: -d.confidence):
-        if not any(_inside(d.box, k.box) >= _SAME_CARD and (d.suit is None or k.suit is None or d.suit is k.suit)
+        if not any(_overlap(d.box, k.box) >= _SAME_BOX
+                   or _inside(d.box, k.box) >= _SAME_CARD and (d.suit is None or k.suit is None or d.suit is k.suit)
                    for k in kept):
             kept.append(d)
     return kept

@@ -84,6 +84,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
     hidden = [(r, _read_at_index(r, c, quads, readings, weak)) for r, c in hidden]
+    hidden = [(r, c) for r, c in hidden if not _read_again_at_index(r, c, quads, readings, weak)]
     replacing = {c.under for _, c in hidden if c.under >= 0}
     hidden = _once_by_index(hidden, [r for i, r in enumerate(readings) if _reads_as_card(r) and i not in replacing])
     replaced = {c.under for _, c in hidden if c.under >= 0}  # a badly fitted whole card, read at a corner instead
@@ -337,12 +338,17 @@ def _overlap_share(a, b) -> float:
 def _in_strip(point: np.ndarray, corners: np.ndarray, turned: bool = False) -> bool:
     """True if ``point`` lies in the index strip (``BESIDE_STRIP``) of the card with ``corners`` (index corner first),
     or in its far index's where ``turned``."""
-    corners = corners[[2, 3, 0, 1]] if turned else corners
+    u, v = _along_and_down(point, corners[[2, 3, 0, 1]] if turned else corners)
+    return BESIDE_STRIP[0][0] <= abs(u) <= BESIDE_STRIP[0][1] and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]
+
+
+def _along_and_down(point: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
+    """Where ``point`` lies against the card with ``corners`` (index corner first): how far along its top edge and
+    down its height from its index corner, as shares of its width and height (u, v)."""
     across, down = corners[1] - corners[0], corners[3] - corners[0]
     offset = point - corners[0]
-    u = float(offset @ across) / max(1e-6, float(across @ across))
-    v = float(offset @ down) / max(1e-6, float(down @ down))
-    return BESIDE_STRIP[0][0] <= abs(u) <= BESIDE_STRIP[0][1] and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]
+    return (float(offset @ across) / max(1e-6, float(across @ across)),
+            float(offset @ down) / max(1e-6, float(down @ down)))
 
 
 def _index_zone(reading, corners: np.ndarray) -> tuple[int, int, int, int]:
@@ -364,7 +370,7 @@ def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
     the same step each, so the turn grows with the distance along the strip; a slid pile's hardly turn."""
     m = VIEW_MARGIN
     width = VIEW_W - 1 - 2 * m
-    across, down = at[1] - at[0], at[3] - at[0]
+    across = at[1] - at[0]
     heading = math.atan2(float(across[1]), float(across[0]))
     rates = []
     for r, o in hidden:
@@ -372,9 +378,7 @@ def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
         if _two_agree(r):  # its far corner measured where its far index reads
             ends.append((o.corners[2], o.corners[3] - o.corners[2]))
         for corner, other in ends:
-            offset = corner - at[0]
-            u = float(offset @ across) / max(1e-6, float(across @ across))
-            v = float(offset @ down) / max(1e-6, float(down @ down))
+            u, v = _along_and_down(corner, at)
             if not (BESIDE_TURN_FROM <= abs(u) <= 1 + BESIDE_REACH and BESIDE_STRIP[1][0] <= v <= BESIDE_STRIP[1][1]):
                 continue
             turn = (math.atan2(float(other[1]), float(other[0])) - heading + math.pi) % (2 * math.pi) - math.pi
@@ -656,9 +660,41 @@ def _read_at_index(reading, cand, quads: list, readings: list, weak: set):
         return cand
     centre = _box_centre(cand.shown)
     for i in sorted(weak):
-        if _same_card(readings[i], reading) and reading.confidence > readings[i].confidence and _holds(quads[i], centre):
+        if ((_same_card(readings[i], reading) or _its_own_index(reading, cand, quads[i], readings[i]))
+                and reading.confidence > readings[i].confidence and _holds(quads[i], centre)):
             return replace(cand, under=i)
     return cand
+
+
+OWN_INDEX_ZONE = (0.2, 0.3)
+"""A card's own index (its rank glyph and pip) lies within this share of its width along its top edge, and of its
+height down, from an index corner: about 0.05-0.17 and 0.05-0.3. A squared pile's next index lies a fifth of a width
+or more along."""
+
+
+def _its_own_index(reading, cand, quad, whole) -> bool:
+    """True if ``cand``, a card found by its index ink alone and read ``reading``, lies at an index corner of the whole
+    card ``quad`` read ``whole`` surely and names its rank, each read naming a suit: that card's own index read again,
+    whatever suits they name (the reader's known slip on a sure read is a suit: clubs for spades at webcam size)."""
+    if (not cand.by_index or reading.rank is None or reading.rank is not whole.rank or reading.suit is None
+            or whole.suit is None or whole.confidence < SURE_AT_BOTH):
+        return False  # (an unsure whole card is no second card of a book)
+    centre = _box_centre(cand.shown)
+    corners = quad.corners
+    return any(0.0 <= u <= OWN_INDEX_ZONE[0] and 0.0 <= v <= OWN_INDEX_ZONE[1]
+               for u, v in (_along_and_down(centre, corners), _along_and_down(centre, corners[[2, 3, 0, 1]])))
+
+
+def _read_again_at_index(reading, cand, quads: list, readings: list, weak: set) -> bool:
+    """True if ``cand``, a card found by its index ink alone, is a weakly read whole card's own index read again
+    (``_its_own_index``) with another suit, no surer than the whole card: one card, which counted as two with two
+    other cards of its rank would make a false book. (Where it is the surer read, ``_read_at_index`` lets it take the
+    whole card's place; with the same suit ``_once_by_index`` drops it.)"""
+    if cand.under >= 0 or reading.suit is None:
+        return False
+    return any(readings[i].suit is not reading.suit and _reads_as_card(readings[i])
+               and readings[i].confidence >= reading.confidence and _its_own_index(reading, cand, quads[i], readings[i])
+               for i in weak)
 
 
 def _once_by_index(hidden: list[tuple], whole: list) -> list[tuple]:

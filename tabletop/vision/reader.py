@@ -130,8 +130,8 @@ class Reader:
         then not warped nor read). The first alone is read for its rank and suit only: its confidence is left
         unverified (``verified`` is not asked; a lone corner's cap is applied as if it failed), so only its rank and
         suit may be used."""
-        first = self._corner(first_corner(view))
-        if first is None or self._rank_of(first) is not rank:
+        first = self._corner(first_corner(view), naming=rank)
+        if first is None:
             return None
         glyph = first.glyphs.rank_box
         alone = replace(self._combine([first], verify=False), glyph=glyph)
@@ -139,24 +139,34 @@ class Reader:
 
     def _rank_of(self, corner: "_Corner") -> Rank:
         """The rank one corner read names (``_combine``'s rank of it alone)."""
-        return Rank.from_symbol(self.rank_model.classes[int(np.argmax(np.where(self._is_rank, corner.rank, -1.0)))])
+        return self._rank_named(corner.rank)
+
+    def _rank_named(self, probs: np.ndarray) -> Rank:
+        """The rank the rank probabilities of one corner name."""
+        return Rank.from_symbol(self.rank_model.classes[int(np.argmax(np.where(self._is_rank, probs, -1.0)))])
 
     @functools.cached_property
     def _is_rank(self) -> np.ndarray:
         """Which of the rank model's classes are ranks (the others are pips and marks it tells from ranks)."""
         return np.array([c in _RANK_SYMBOLS for c in self.rank_model.classes])
 
-    def _corner(self, corner: np.ndarray) -> "_Corner | None":
-        """Rank and suit probabilities of one upright corner crop, or None if it shows no rank."""
+    def _corner(self, corner: np.ndarray, naming: Rank | None = None) -> "_Corner | None":
+        """Rank and suit probabilities of one upright corner crop, or None if it shows no rank (or, with ``naming``,
+        if it names another rank: its suit is then not read)."""
         glyphs, flooded = look_at_corner(corner)
         probs = self._rank_probabilities(glyphs)
-        if flooded and (probs is None or float(probs.max()) < _SECOND_LOOK):
-            # a second look with its paper lit evenly (a shadow across the index), kept if it reads a rank more surely
+        if flooded and (probs is None or float(probs.max()) < _SECOND_LOOK or glyphs.suit is None):
+            # a second look with its paper lit evenly (a shadow across the index): kept if it reads a rank more surely,
+            # or, where the rank was read but its pip was lost in the shade, if it finds the pip under the same rank
             evened = corner_glyphs(corner, evened=True)
             again = self._rank_probabilities(evened)
-            if again is not None and (probs is None or float(again.max()) > float(probs.max())):
-                glyphs, probs = evened, again
-        if probs is None:
+            if again is not None and (probs is None or float(probs.max()) < _SECOND_LOOK):
+                if probs is None or float(again.max()) > float(probs.max()):
+                    glyphs, probs = evened, again
+            elif again is not None and evened.suit is not None and _same_glyph(glyphs, evened) \
+                    and int(np.argmax(again)) == int(np.argmax(probs)):
+                glyphs = replace(glyphs, suit=evened.suit, suit_box=evened.suit_box)
+        if probs is None or (naming is not None and self._rank_named(probs) is not naming):
             return None
         suit = suit_features(glyphs)
         return _Corner(probs, self.suit_model.probabilities(suit)[0] if suit is not None else None, corner, glyphs)
@@ -203,6 +213,15 @@ class Reader:
             confidence *= _NO_SUIT
         agree = len({int(np.argmax(np.where(is_rank, p, -1.0))) for p in rank_probs}) == 1
         return Reading(rank, suit, round(confidence, 3), len(rank_probs), agree)
+
+
+def _same_glyph(a: CornerGlyphs, b: CornerGlyphs) -> bool:
+    """True if two looks at one corner found its rank glyph in the same place (boxes overlapping over half)."""
+    ax, ay, aw, ah = a.rank_box
+    bx, by, bw, bh = b.rank_box
+    w = min(ax + aw, bx + bw) - max(ax, bx)
+    h = min(ay + ah, by + bh) - max(ay, by)
+    return w > 0 and h > 0 and w * h > 0.5 * max(aw * ah, bw * bh)
 
 
 def _index_shaped(glyphs: CornerGlyphs) -> bool:

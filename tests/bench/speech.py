@@ -261,12 +261,24 @@ def _half_of(src: str, row: dict) -> str:
     return "tune" if int(row["speaker"][:2], 16) % 2 == 0 else "check"
 
 
-def _in_context_items(limit: int | None, half: str = "all"):
+def _fsdd_index(row: dict) -> int:
+    return int(Path(row["path"]).stem.rsplit("_", 1)[1])
+
+
+ENROLL_INDEX = 1
+"""With ``--enrolled``: the FSDD speaker enrolls on the recordings with index 0-1 of each digit and
+is tested on those with index >= TEST_INDEX (as tests/bench/enrollment.py does)."""
+TEST_INDEX = 5
+
+
+def _in_context_items(limit: int | None, half: str = "all", only: str | None = None):
     """(set name, phase, clip path, word, row, expected) for every real recording, in the phase it
-    is said in.
+    is said in. ``only="fsdd-test"``: the FSDD recordings not enrolled on (index >= TEST_INDEX).
 
     expected is a predicate on the acted intent's JSON, or None for chatter (nothing may happen)."""
     rows = [(f, r) for f, r in _real_rows(None) if half == "all" or _half_of(f.name, r) == half]
+    if only == "fsdd-test":
+        rows = [(f, r) for f, r in rows if f.name == "fsdd" and _fsdd_index(r) >= TEST_INDEX]
     if limit:  # a spread over every word and speaker, not the first rows of each folder
         by_folder: dict[str, list] = {}
         for folder, row in rows:
@@ -314,13 +326,15 @@ class _Person:
       ``correct="word"`` the word alone; with ``correct="no"`` a bare "no".
     """
 
-    def __init__(self, half: str, repeat: str = "same", correct: str = "no-word") -> None:
+    def __init__(self, half: str, repeat: str = "same", correct: str = "no-word", enrolled: bool = False) -> None:
         self.repeat = repeat
         self.correct = correct
         self.clips: dict[tuple[str, str, str], list[Path]] = {}
         for folder, row in _real_rows(None):
             if half != "all" and _half_of(folder.name, row) != half:
                 continue
+            if enrolled and folder.name == "fsdd" and _fsdd_index(row) <= ENROLL_INDEX:
+                continue  # what the speaker enrolled on is never heard as a test
             key = (folder.name, row["speaker"], row["text"].strip().lower())
             self.clips.setdefault(key, []).append(folder / row["path"])
         for paths in self.clips.values():
@@ -364,7 +378,8 @@ def _clip(path: Path | tuple[Path, ...], seed: int):
 
 
 def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsphinx", verbose: bool = False,
-                          half: str = "all", repeat: str = "same", repairs: int = 1, correct: str = "no-word"):
+                          half: str = "all", repeat: str = "same", repairs: int = 1, correct: str = "no-word",
+                          only: str | None = None, label: str = "", others=None):
     """Real voices heard where they are said, through the table itself: each clip is heard by a
     new table brought to the clip's phase (answers after "Ben, do you have any sevens?", counts
     after "yes" -> "How many?", rank words after an ask heard with its rank unsure (jacks or
@@ -379,11 +394,11 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
     if not SPEECH_DEV.is_dir():
         print(f"  real recordings: skipped ({SPEECH_DEV} not found)")
         return {}
-    person = _Person(half, repeat, correct)
+    person = _Person(half, repeat, correct, enrolled=only == "fsdd-test")
     sets: dict[str, dict[str, int]] = {}
     examples: list[str] = []
     how: dict[str, int] = {}
-    for k, (name, phase, path, word, row, expected) in enumerate(_in_context_items(limit, half)):
+    for k, (name, phase, path, word, row, expected) in enumerate(_in_context_items(limit, half, only)):
         src = "fsdd" if "fsdd" in path.parts else "speech_commands"
         table = tableside.new_table(PLAYERS)
         tableside.to_phase(table, phase)
@@ -424,7 +439,10 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
                 how[found] = how.get(found, 0) + 1
                 if again is None:
                     break
-                heard2, replies2 = tableside.hear(table, recogniser, _clip(again, len(str(again)) + 7 * k + 1 + n))
+                # ``others``: another speaker's recording standing in for the speaker's own (FSDD has
+                # no "yes") is heard as its own speaker would be, not with the enrolled speaker's profile
+                hearer = others if others is not None and found == "other" else recogniser
+                heard2, replies2 = tableside.hear(table, hearer, _clip(again, len(str(again)) + 7 * k + 1 + n))
                 out2 = tableside.outcome(replies2)
                 asked = replies[-1].text if replies else ""
                 trail += f" | {asked!r} -> says {said!r} ({found}) heard {heard2.text!r} -> {out2.kind} {out2.intent}"
@@ -439,7 +457,7 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
             examples.append(f"    WRONG {name:24s} {phase:6s} {word!r} {trail}")
         if verbose:
             print(f"    {kind:8s} {name:24s} {phase:6s} {word!r} {trail} [{_half_of(src, row)} half]")
-    print(f"  real voices in context, {half} speakers, Speech Commands repeats: {repeat}, a wrong check "
+    print(f"  real voices in context{label}, {half} speakers, Speech Commands repeats: {repeat}, a wrong check "
           f"answered: {correct} (right / within one repair / wrong / missed):")
     total = {"n": 0, "right": 0, "repaired": 0, "repaired2": 0, "wrong": 0, "missed": 0, "asked": 0}
     for name in sorted(sets):
@@ -585,6 +603,39 @@ def bench_game(recogniser, n: int) -> None:
     print(f"  game path ceiling (the true sentence as the transcript): {pct(ceiling, total)}")
 
 
+def bench_enrolled_in_context(limit: int | None, verbose: bool, half: str, repeat: str, repairs: int,
+                              correct: str, method: str = "map") -> None:
+    """The FSDD speaker's recordings not enrolled on (index >= TEST_INDEX) in context, heard first
+    with the bundled model and then with the speaker's own profile (adapted on index 0-1 of each
+    digit, as ``tabletop enroll`` does): what enrollment does for ranks, counts and chatter once the
+    table's questions and repairs are in the loop. The FSDD speaker has no "yes" or "no": Speech
+    Commands speakers' stand in for them. Heard with the FSDD speaker's profile (as a game hears the
+    player it expects to speak) they are another's voice under a profile that is not theirs, which
+    hears them worse than no profile at all; so the profile is measured twice: every hearing with
+    it (pessimistic), and the stand-ins heard with the bundled model (as the speaker's own "yes"
+    would be heard at least as well)."""
+    import tempfile
+
+    from tabletop.speech.adapt import adapt
+
+    rows = [r for f, r in _real_rows(None) if f.name == "fsdd" and _fsdd_index(r) <= ENROLL_INDEX]
+    enrollment = [(_padded(read_wav(SPEECH_DEV / "fsdd" / r["path"]), 0), r["text"].strip().lower()) for r in rows]
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-enrolled-") as tmp:
+        t = time.process_time()
+        result = adapt(enrollment, Path(tmp) / "fsdd", method=method)
+        print(f"  FSDD speaker enrolled on {len(enrollment)} recordings (index 0-{ENROLL_INDEX}), {method}, "
+              f"{time.process_time() - t:.1f} s CPU (sphinxtrain's tools not counted)")
+        acoustic = {"mean": str(result.folder / "means"), "var": str(result.folder / "variances")}
+        bundled = make_recogniser("pocketsphinx", PLAYERS)
+        profiled = make_recogniser("pocketsphinx", PLAYERS, acoustic=acoustic)
+        for label, recogniser, others in (
+                (" (FSDD index >= 5, no profile)", bundled, None),
+                (" (FSDD index >= 5, own profile; other speakers' yes/no stand-ins heard with it too)", profiled, None),
+                (" (FSDD index >= 5, own profile; the yes/no stand-ins heard with the bundled model)", profiled, bundled)):
+            bench_real_in_context(recogniser, limit, verbose=verbose, half=half, repeat=repeat, repairs=repairs,
+                                  correct=correct, only="fsdd-test", label=label, others=others)
+
+
 def bench_enrollment(quick: bool) -> None:
     """The enrollment figures of tests/bench/enrollment.py (helper `enroll`'s bench), second."""
     try:
@@ -620,7 +671,13 @@ def main() -> int:
                         help='how the speaker answers a check of a value they did not mean ("Tens?" after '
                              '"six"): "no, six" (no-word), "six" (word) or a bare "no"')
     parser.add_argument("--game-n", type=int, default=240, help="commands said in their game phase (0: skip)")
+    parser.add_argument("--enrolled", action="store_true",
+                        help="only the FSDD speaker's real voices in context, before and after enrolling "
+                             "(index 0-1 enrolled, index >= 5 heard; adapts a model with sphinxtrain)")
     args = parser.parse_args()
+    if args.enrolled:
+        bench_enrolled_in_context(args.real_limit, args.verbose, args.half, args.repeat, args.repairs, args.correct)
+        return 0
     if args.quick:
         args.n, args.chatter, args.real_limit, args.game_n = 80, 30, 40, 60
     os.environ.setdefault("TABLETOP_SYNTH_CACHE", str(Path("/tmp") / "tabletop-bench-synth"))

@@ -30,7 +30,7 @@ HEARD = [
     "no", "nope", "go fish", "nope go fish", "here you go", "three", "two", "one", "sevens", "sixes",
     "ben", "cho", "ben do you have any sevens", "cho got any kings", "book of sevens", "lucky fish",
     "i got a seven", "resume", "what's the score", "ben give me your aces", "no nothing", "yes one",
-    "yep two", "no a seven", "nope sevens", "ben got ace", "no a ace",
+    "yep two", "no a seven", "nope sevens", "ben got ace", "no a ace", "i don't", "nothing",
 ]
 
 # Ways the table stands when the adversarial hearing comes: typed lines, then heard lines
@@ -227,3 +227,23 @@ def test_a_yes_that_restates_the_question_confirms_it() -> None:
         before = _snapshot(table)
         replies = table.hear(_heard("yes two", 0.9))
         assert _snapshot(table) == before, (setup, [r.event for r in replies])
+
+
+def test_a_bare_go_fish_heard_right_after_an_ask_is_asked_about() -> None:
+    """Right after "Ben, do you have any sevens?", a go fish heard in a bare form, holding no "no", no
+    "fish" and not the rank asked ("i don't", "nothing": what a real Speech Commands "zero" was heard
+    as, surely, and acted on) is asked about ("Go fish?") and nothing moves; "yes" then acts on it.
+    A go fish said with its own words ("nope", "go fish", "I don't have any sevens") still acts."""
+    for bare in ("i don't", "nothing"):
+        table = _table("answer")
+        before = _snapshot(table)
+        replies = table.hear(_heard(bare))
+        assert _snapshot(table) == before and replies[-1].text == "Go fish?", (bare, [r.event for r in replies])
+        replies = table.hear(_heard("yes"))
+        assert replies[0].event.get("changed") and replies[0].event["intent"]["type"] == "go_fish", \
+            (bare, [r.event for r in replies])
+    for said in ("nope", "go fish", "i don't have any sevens", "no i don't"):
+        table = _table("answer")
+        replies = table.hear(_heard(said))
+        assert replies[0].event.get("changed") and replies[0].event["intent"]["type"] == "go_fish", \
+            (said, [r.event for r in replies])

@@ -206,3 +206,18 @@ def test_one_card_read_as_two_suits_in_turn_is_not_two_cards() -> None:
     third[2] = Detection(Rank.KING, None, third[2].box, 0.7)
     assert judge_book(Rank.KING, [first, second, third]).verdict != "confirmed"
     assert judge_book(Rank.KING, [first, second, third, _read(*KINGS[:3])]).verdict != "confirmed"
+
+
+def test_one_card_read_twice_with_a_wrong_suit_is_not_two_cards() -> None:
+    """The reader's known slip on a sure read: clubs for spades (a webcam-sized pip). Three kings, one of them read
+    twice in a frame, once with a wrong suit (in its own box), are three kings, in one frame or in all. (A whole card
+    and its own index read again with another suit: ``pipeline._read_again_at_index``.)"""
+    three = _read(("K of spades", 0.95), ("K of hearts", 0.93), ("K of diamonds", 0.92))
+    again = Detection(Rank.KING, Suit.CLUBS, (102, 1, 88, 128), 0.9)  # the king of hearts read again, as clubs
+    assert judge_book(Rank.KING, [three + [again]] * 3).verdict != "confirmed"
+    assert judge_book(Rank.KING, [three + [again], three, three]).verdict != "confirmed"
+    # a squared pile: the king of clubs' index shows beside the king of hearts' strip and in its box, another card
+    pile = _read(("K of spades", 0.95), ("K of hearts", 0.93), ("K of diamonds", 0.92))
+    pile[1] = Detection(Rank.KING, Suit.HEARTS, (100, 0, 60, 130), 0.93)
+    pile.append(Detection(Rank.KING, Suit.CLUBS, (130, 2, 16, 30), 0.9))
+    assert judge_book(Rank.KING, [pile] * 3).verdict == "confirmed"

@@ -210,3 +210,36 @@ def test_a_slid_pile_s_middle_card_is_found_beside_its_neighbours_indices() -> N
     read = [Card(d.rank, d.suit) for d in fives if d.suit is not None]
     assert any(Card(d.rank, d.suit) == Card.parse("5H") and d.confidence >= 0.8 for d in fives), fives
     assert set(read) <= pile and len(set(read)) == len(read), read
+
+
+def test_a_whole_card_s_own_index_read_again_with_another_suit_is_not_a_second_card() -> None:
+    """A whole card read surely at one index (weak: its two indices do not agree) and an index found by its ink at
+    that card's index corner, read as its rank with another suit (clubs for spades at webcam size): one card. The
+    less sure read gives way (counted as two, with two other kings, it made a false book); an index elsewhere on the
+    card's face, or naming another rank, is left alone."""
+    from tabletop.cards import Rank, Suit
+    from tabletop.vision.finder import CardQuad
+    from tabletop.vision.pipeline import _read_again_at_index, _read_at_index
+    from tabletop.vision.reader import Reading
+
+    quad = CardQuad(np.float32([[100, 100], [200, 100], [200, 240], [100, 240]]))
+    whole = Reading(Rank.KING, Suit.SPADES, 0.92, 1)
+
+    def index(x: int, y: int, rank: Rank, suit: Suit, confidence: float) -> tuple:
+        corners = np.float32([[x, y], [x + 100, y], [x + 100, y + 140], [x, y + 140]])
+        return Reading(rank, suit, confidence, 1), CornerCandidate(corners, (x + 4, y + 6, 14, 30), by_index=True)
+
+    for at in ((100, 100), (196, 236)):  # its top-left index, or its far one (the view's corner turned half round)
+        reading, cand = index(*at, Rank.KING, Suit.CLUBS, 0.88)
+        if at == (196, 236):
+            cand = CornerCandidate(cand.corners[[2, 3, 0, 1]] - np.float32([100, 140]), (180, 206, 14, 30), by_index=True)
+        assert _read_again_at_index(reading, cand, [quad], [whole], {0}), at
+    reading, cand = index(100, 100, Rank.KING, Suit.CLUBS, 0.95)  # the surer read: it takes the whole card's place
+    assert not _read_again_at_index(reading, cand, [quad], [whole], {0})
+    assert _read_at_index(reading, cand, [quad], [whole], {0}).under == 0
+    for reading, cand in (index(140, 100, Rank.KING, Suit.CLUBS, 0.88),  # beside its index (a pile's next card)
+                          index(100, 100, Rank.QUEEN, Suit.CLUBS, 0.88),  # another rank: a contradiction, kept
+                          index(100, 100, Rank.KING, Suit.SPADES, 0.88)):  # the same card (``_once_by_index``)
+        assert not _read_again_at_index(reading, cand, [quad], [whole], {0})
+    reading, cand = index(100, 100, Rank.KING, Suit.CLUBS, 0.6)
+    assert not _read_again_at_index(reading, cand, [quad], [Reading(Rank.KING, Suit.SPADES, 0.7, 1)], {0})  # unsure
