@@ -48,7 +48,6 @@ from tabletop.referee.intents import (
     Lucky,
     No,
     OutOfCards,
-    Query,
     Undo,
     Yes,
 )

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tabletop.errors import SetupError
-from tabletop.speech.audio import SAMPLE_RATE, Utterance, _parse_wav
+from tabletop.speech.audio import SAMPLE_RATE, Utterance
 
 __all__ = [
     "VOICES",

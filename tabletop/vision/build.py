@@ -46,7 +46,7 @@ from tabletop.vision.render import (
     random_table,
     render_card,
 )
-from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, VERIFIER_FILE, model_status
+from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, VERIFIER_FILE
 
 __all__ = ["synthetic_view", "decoy_view", "glyph_samples", "scene_samples", "build", "main"]
 

@@ -22,7 +22,6 @@ import cv2
 import numpy as np
 
 from tabletop.vision.glyphs import CornerGlyphs, _percentile_90, hog
-from tabletop.vision.store import VERIFIER_FILE
 
 __all__ = ["index_features", "hypothesis_samples", "verifier_samples"]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import queue
-import statistics
 import subprocess
 import threading
 import time

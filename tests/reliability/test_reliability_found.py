@@ -21,7 +21,6 @@ from faults import (PLAYERS, chain_hash, accepted_script, assert_plain_failure, 
                     write_records)
 from support import ROOT, tabletop_command
 
-from tabletop.journal import load
 
 
 @pytest.fixture(scope="module")

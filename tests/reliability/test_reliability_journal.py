@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from faults import (PLAYERS, SOAK, accepted_script, assert_plain_failure, invariants_hold, make_journal, records,
+from faults import (PLAYERS, SOAK, accepted_script, assert_plain_failure, invariants_hold, make_journal,
                     rehash, run_cli, write_records)
 
 from tabletop.errors import JournalError

@@ -7,7 +7,6 @@ import wave
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from tabletop.cli import main
 from tabletop.speech import synth

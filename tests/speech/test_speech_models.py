@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from tabletop.errors import SetupError
-from tabletop.speech import models
 from tabletop.speech.models import VOSK_SMALL_EN_US, VoskModelSpec, find_vosk_model, install_vosk_model
 
 

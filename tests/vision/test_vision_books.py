@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 
 from tabletop.cards import Card, Rank, Suit
 from tabletop.vision import Detection, check_book

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tabletop.cards import Card, Rank, Suit
+from tabletop.cards import Card, Rank
 from tabletop.vision import Detection
 from tabletop.vision.render import Scene, SceneCard, render_scene
 
