@@ -76,3 +76,20 @@ def test_a_bare_yes_or_no_padded_by_both_decoders_is_that_answer(espeak: None) -
         heard = r.hear(synth.realistic(said, voice="en-us", speed=140, snr_db=20, seed=seed), context)
         u = understand(heard, context)
         assert heard.text == said and u.intent == meant and u.act, (said, seed, heard.text, heard.confidence, u, r.last_trace)
+
+
+def test_a_count_after_a_yes_to_an_ask_is_kept_to_be_checked() -> None:
+    """At an ask's answer, "yes, one" read by the grammar where the open decoder heard "yes" and no
+    count keeps its count, to be checked ("One seven?"), rather than being cut to a "yes" that asks
+    "How many?": the lone "one" that then follows was the clean simulated games' commonest typed
+    sentence. At a yes/no question, and after a "no", the padding is still cut."""
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser, _answers_an_ask
+
+    check = Context(players=PLAYERS, current="Ana", phase="confirm", expects="yes_no",
+                    partial=None)
+    assert _answers_an_ask(ANSWER) and not _answers_an_ask(check) and not _answers_an_ask(None)
+    r = PocketSphinxRecogniser(PLAYERS)
+    heard_best = ["yes", ""]
+    assert r._bare_answer("yes one", heard_best, PLAYERS, keeps_count=True) is None
+    assert r._bare_answer("yes one", heard_best, PLAYERS, keeps_count=False) == "yes"
+    assert r._bare_answer("nope five", ["nope", ""], PLAYERS, keeps_count=True) == "nope"

@@ -316,7 +316,7 @@ class PocketSphinxRecogniser:
             # is asked about or dropped.
             measure = self._loop is not None and context is not None
             return _Stream(self, name, players, live and self._primed, measure, _waits_for_an_answer(context),
-                           _takes_yes_no(context))
+                           _takes_yes_no(context), _answers_an_ask(context))
         except BaseException:
             self._lock.release()
             raise
@@ -407,7 +407,8 @@ class PocketSphinxRecogniser:
         return False
 
 
-    def _bare_answer(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str]) -> str | None:
+    def _bare_answer(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str],
+                     keeps_count: bool = False) -> str | None:
         """The bare "yes" or "no" that opens the grammar's reading when the open decoder heard that
         answer and nothing that matters, else None. For the answer to an ask or a yes/no question.
 
@@ -421,7 +422,11 @@ class PocketSphinxRecogniser:
         reading without the background's words) opens with the same yes or no and holds no rank, no
         player and no count, and is no other command, that answer is what was said: the open decoder,
         free to hear any value, heard none. A reading whose slot values the open decoder heard
-        ("no three" both ways) is left as it is."""
+        ("no three" both ways) is left as it is.
+
+        With ``keeps_count`` (the answer to an ask), a count after a yes ("yes, one") is kept, to be
+        checked ("One seven?"), not cut to a "yes" that asks "How many?": a lone "one" is a harder
+        word to hear than the "yes" that confirms it (the clean simulated games' typed sentences)."""
         words = grammar_text.split()
         if not words:
             return None
@@ -432,8 +437,11 @@ class PocketSphinxRecogniser:
             said = self._parse(head, players)
             if said is None or said not in (self._parse("yes", players), self._parse("no", players)):
                 return None
-            if len(words) > 1 and not slot_values_of(self._parse(grammar_text, players)):
+            values = slot_values_of(self._parse(grammar_text, players)) if len(words) > 1 else frozenset()
+            if len(words) > 1 and not values:
                 return None  # more than a yes or no, but no slot value to doubt ("no go fish")
+            if keeps_count and said == self._parse("yes", players) and {slot for slot, _ in values} == {"count"}:
+                return None
             for text in best_texts:
                 heard = text.split()
                 if not heard or self._parse(heard[0], players) != said or slot_values_said(text, players):
@@ -461,9 +469,11 @@ class _Stream:
     """One utterance being decoded by both decoders; holds the recogniser's lock until finished."""
 
     def __init__(self, owner: PocketSphinxRecogniser, search: str, players: tuple[str, ...], live: bool,
-                 check_fit: bool = False, short_answer: bool = False, yes_no: bool = False) -> None:
+                 check_fit: bool = False, short_answer: bool = False, yes_no: bool = False,
+                 answers_ask: bool = False) -> None:
         self.owner = owner
         self.yes_no = yes_no
+        self.answers_ask = answers_ask
         self.search = search
         self.check_fit = check_fit
         self.short_answer = short_answer and check_fit
@@ -579,8 +589,8 @@ class _Stream:
                         same = False
                     if same:
                         agreement = max(agreement, 1.0 if spoken == text else 0.9)
-            bare = owner._bare_answer(text, [open_texts[0] if open_texts else "", spoken], self.players) \
-                if self.yes_no else None
+            bare = owner._bare_answer(text, [open_texts[0] if open_texts else "", spoken], self.players,
+                                      keeps_count=self.answers_ask) if self.yes_no else None
             if bare is not None:
                 # A yes or a no the open decoder heard first, padded with words that hold nothing
                 # (see _bare_answer): the reading is that yes or no, without the slot words the
@@ -745,6 +755,11 @@ def _takes_yes_no(context: Any) -> bool:
     if expects is not None:
         return expects == "yes_no"
     return getattr(context, "phase", None) in ("answer", "confirm")
+
+
+def _answers_an_ask(context: Any) -> bool:
+    """Whether what is said answers an ask ("Ben, sevens?": "yes, two", "nope"), not a yes/no question."""
+    return context is not None and getattr(context, "expects", None) is None and getattr(context, "phase", None) == "answer"
 
 
 def _is_word(name: str) -> bool:
