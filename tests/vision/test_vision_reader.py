@@ -235,21 +235,12 @@ def test_an_index_half_in_a_shadow_is_read(monkeypatch) -> None:
     """A shadow's edge across an index (bidly's deal 7: a hand's shadow across three hands) had the paper in it
     taken for ink and the glyphs lost in it; the corner is read again with its paper lit evenly. The real faces,
     one index half in a shadow half as light, still read right; lit evenly, a corner is read as before."""
-    from tabletop.vision import glyphs, scenes
-    from tabletop.vision.reader import shipped_reader
+    from tabletop.vision import glyphs
 
-    if not scenes.real_faces_available():
-        import pytest
-
-        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
-    reader = shipped_reader()
+    reader, views = _shipped_reader_and_real_views()
     rng = np.random.default_rng(7)
-    faces = scenes.real_faces()
-    cards = [Card.parse(name) for name in ("3 of spades", "8 of diamonds", "10 of clubs", "6 of hearts",
-                                           "ace of spades", "queen of diamonds", "7 of clubs", "4 of hearts")]
     shaded = []
-    for card in cards:
-        view = _face_view(faces[card].image)
+    for card, view in views:
         assert reader.read_first_and_both(view)[0].rank is card.rank
         shaded += [(card, glyphs.first_corner(_shadowed(view, depth, rng))) for depth in (0.5, 0.6)]
 
@@ -262,6 +253,25 @@ def test_an_index_half_in_a_shadow_is_read(monkeypatch) -> None:
     first_look = read_right()
     assert right >= 14 and first_look <= 10, (right, first_look)
     print(right, first_look)  # the shadows are deep enough to matter
+
+
+_SHADED_CARDS = ("3 of spades", "8 of diamonds", "10 of clubs", "6 of hearts",
+                 "ace of spades", "queen of diamonds", "7 of clubs", "4 of hearts")
+
+
+def _shipped_reader_and_real_views():
+    """The shipped reader, and the real faces of eight cards (every suit, low, high and court ranks) warped
+    to the reader's card view; the test is skipped where the real faces are not found."""
+    from tabletop.vision import scenes
+    from tabletop.vision.reader import shipped_reader
+
+    if not scenes.real_faces_available():
+        import pytest
+
+        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    faces = scenes.real_faces()
+    cards = [Card.parse(name) for name in _SHADED_CARDS]
+    return shipped_reader(), [(card, _face_view(faces[card].image)) for card in cards]
 
 
 def _face_view(face: np.ndarray) -> np.ndarray:
@@ -278,21 +288,12 @@ def test_a_pip_in_a_shadow_under_a_lit_rank_is_read(monkeypatch) -> None:
     The corner is looked at again with its paper lit evenly, and the pip found there under the same rank glyph is
     read; the rank read at the first look is kept."""
     from tabletop.vision import reader as reader_module
-    from tabletop.vision import glyphs, scenes
-    from tabletop.vision.reader import shipped_reader
+    from tabletop.vision import glyphs
 
-    if not scenes.real_faces_available():
-        import pytest
-
-        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
-    reader = shipped_reader()
+    reader, views = _shipped_reader_and_real_views()
     rng = np.random.default_rng(11)
-    faces = scenes.real_faces()
-    cards = [Card.parse(name) for name in ("3 of spades", "8 of diamonds", "10 of clubs", "6 of hearts",
-                                           "ace of spades", "queen of diamonds", "7 of clubs", "4 of hearts")]
     shaded = []
-    for card in cards:
-        view = _face_view(faces[card].image)
+    for card, view in views:
         for depth in (0.45, 0.55):
             h, w = view.shape[:2]
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -323,20 +324,12 @@ def test_a_speck_above_the_rank_is_not_taken_for_it(monkeypatch) -> None:
     """A fleck or the sliver of the card's edge above an index (bidly's deal 2: the king of diamonds by the edge
     of the card under it) was taken for the rank, as the topmost glyph was: the rank is the topmost glyph with a
     pip under it. Real faces, each with a short dark stroke drawn above and left of its index."""
-    from tabletop.vision import glyphs, scenes
-    from tabletop.vision.reader import shipped_reader
+    from tabletop.vision import glyphs
 
-    if not scenes.real_faces_available():
-        import pytest
-
-        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
-    reader = shipped_reader()
-    faces = scenes.real_faces()
-    cards = [Card.parse(name) for name in ("3 of spades", "8 of diamonds", "10 of clubs", "6 of hearts",
-                                           "ace of spades", "queen of diamonds", "7 of clubs", "4 of hearts")]
+    reader, views = _shipped_reader_and_real_views()
     flecked = []
-    for card in cards:
-        corner = glyphs.first_corner(_face_view(faces[card].image)).copy()
+    for card, view in views:
+        corner = glyphs.first_corner(view).copy()
         rank = glyphs.corner_glyphs(corner).rank_box
         for x in (3, 6):
             marked = corner.copy()
