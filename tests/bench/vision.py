@@ -285,7 +285,6 @@ def _wrong_suits(rank: Rank, seen: list[list[Detection]]):
             if d.rank is not rank or d.suit is None or d.confidence < SURE:
                 continue
             for suit in (s for s in Suit if s is not d.suit):
-                wrong = Detection(d.rank, suit, d.box, d.confidence)
                 place = [k for k, e in enumerate(seen) if any(e_d.rank is rank and _inside(e_d.box, d.box) >= 0.6 for e_d in e)]
                 for kind, frames_hit, twice in ((0, [f], False), (1, place, False), (2, [f], True), (3, place, True)):
                     out = []
