@@ -78,11 +78,13 @@ def test_a_bare_yes_or_no_padded_by_both_decoders_is_that_answer(espeak: None) -
         assert heard.text == said and u.intent == meant and u.act, (said, seed, heard.text, heard.confidence, u, r.last_trace)
 
 
-def test_a_count_after_a_yes_to_an_ask_is_kept_to_be_checked() -> None:
+def test_a_count_after_a_yes_to_an_ask_or_a_player_named_is_kept_to_be_checked() -> None:
     """At an ask's answer, "yes, one" read by the grammar where the open decoder heard "yes" and no
     count keeps its count, to be checked ("One seven?"), rather than being cut to a "yes" that asks
     "How many?": the lone "one" that then follows was the clean simulated games' commonest typed
-    sentence. At a yes/no question, and after a "no", the padding is still cut."""
+    sentence. A player named ("no, Ben": the asker correcting the ask) is never cut to a "no", which
+    at an ask is a go fish. At a yes/no question, and a rank or count after a "no", the padding is
+    still cut."""
     from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser, _answers_an_ask
 
     check = Context(players=PLAYERS, current="Ana", phase="confirm", expects="yes_no",
@@ -93,3 +95,5 @@ def test_a_count_after_a_yes_to_an_ask_is_kept_to_be_checked() -> None:
     assert r._bare_answer("yes one", heard_best, PLAYERS, keeps_count=True) is None
     assert r._bare_answer("yes one", heard_best, PLAYERS, keeps_count=False) == "yes"
     assert r._bare_answer("nope five", ["nope", ""], PLAYERS, keeps_count=True) == "nope"
+    assert r._bare_answer("no ben", ["no", ""], PLAYERS, keeps_count=True) is None  # a correction, not a nope
+    assert r._bare_answer("no ben", ["no", ""], PLAYERS, keeps_count=False) is None

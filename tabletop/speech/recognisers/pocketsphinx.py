@@ -426,7 +426,10 @@ class PocketSphinxRecogniser:
 
         With ``keeps_count`` (the answer to an ask), a count after a yes ("yes, one") is kept, to be
         checked ("One seven?"), not cut to a "yes" that asks "How many?": a lone "one" is a harder
-        word to hear than the "yes" that confirms it (the clean simulated games' typed sentences)."""
+        word to hear than the "yes" that confirms it (the clean simulated games' typed sentences).
+        A reading that names a player is never cut: the grammar pads babble with ranks and counts, not
+        names, and "no, Ben" cut to "no" at "Cho, sevens?" was acted on as Cho's go fish
+        (``understanding.py``)."""
         words = grammar_text.split()
         if not words:
             return None
@@ -440,7 +443,10 @@ class PocketSphinxRecogniser:
             values = slot_values_of(self._parse(grammar_text, players)) if len(words) > 1 else frozenset()
             if len(words) > 1 and not values:
                 return None  # more than a yes or no, but no slot value to doubt ("no go fish")
-            if keeps_count and said == self._parse("yes", players) and {slot for slot, _ in values} == {"count"}:
+            slots = {slot for slot, _ in values}
+            if "target" in slots:
+                return None  # a player's name is no padding: "no, Ben" corrects the ask, it is no "nope"
+            if keeps_count and said == self._parse("yes", players) and slots == {"count"}:
                 return None
             for text in best_texts:
                 heard = text.split()
