@@ -358,12 +358,13 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     c = centres[1:][ids]
     s = size[ids].astype(np.float32)
     glyph_like = (s >= _GLYPH_PX[0]) & (area[ids] >= _GLYPH_MIN_AREA)
+    faint = ids + 1 >= faint_from  # a shape that held together only in faint ink: a glyph, never a pip
     # every pair: a pip below a glyph, of a pip's size, at a pip's distance
     d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
     ratio = s[None, :] / s[:, None]
     near = ((d >= _PIP_DISTANCE[0] * s[:, None]) & (d <= _PIP_DISTANCE[1] * s[:, None])
             & (ratio >= _PIP_SIZE[0]) & (ratio <= _PIP_SIZE[1]) & glyph_like[:, None] & (s[:, None] <= _GLYPH_PX[1] * 1.45)
-            & (ids < faint_from - 1)[None, :])
+            & ~faint[None, :])
     found = []
     outlines: dict[int, np.ndarray] = {}
 
@@ -400,19 +401,20 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
             fits.append((fit[0], int(r), int(p), fit[1]))
     # an index in the ink's own shapes first: a faint glyph only hangs a pip no ink glyph took, and not where the ink
     # shapes it holds are taken (``FAINT_INK``: it adds an index the ink missed, never replaces one)
-    fits.sort(key=lambda f: (ids[f[1]] + 1 >= faint_from, f[0]))
+    fits.sort(key=lambda f: (faint[f[1]], f[0]))
     position = np.full(len(stats), -1)
     position[ids + 1] = np.arange(len(ids))
+    ink_sizes = np.where(faint, 0, s)  # a faint glyph's shape is no ten's other digit beside an ink glyph
     glyphs_used: set[int] = set()
     pips_used: set[int] = set()
     for _, r, p, hung in fits:
         if r in glyphs_used or p in pips_used or r in pips_used and p in glyphs_used:
             continue
-        held = [int(k) for k in position[faint_held[ids[r] + 1 - faint_from]]] if ids[r] + 1 >= faint_from else []
+        held = [int(k) for k in position[faint_held[ids[r] + 1 - faint_from]]] if faint[r] else []
         if any(k in glyphs_used or k in pips_used for k in held):
             continue
         # a ten's other digit in the ink's own shapes (a faint shape beside an ink glyph is print or shadow round it)
-        digits = [r] + _other_digits(r, p, c, s if ids[r] + 1 >= faint_from else np.where(ids + 1 < faint_from, s, 0))
+        digits = [r] + _other_digits(r, p, c, s if faint[r] else ink_sizes)
         rank = glyph(*digits)
         if len(digits) > 1:  # a ten: hung on both its digits, or the "0" alone reads as a queen
             refit = _index_fit(rank, glyph(p))
@@ -425,7 +427,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
             continue
         glyphs_used.update(digits + [k for k in held if k >= 0])
         pips_used.add(p)
-        found.append((*hung, max(ids[digits + [p]]) + 1 >= count, ids[r] + 1 >= faint_from))
+        found.append((*hung, max(ids[digits + [p]]) + 1 >= count, faint[r]))
     return found
 
 
