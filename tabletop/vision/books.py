@@ -23,6 +23,7 @@ import numpy as np
 
 from tabletop import sentences
 from tabletop.cards import Rank
+from tabletop.vision.boxes import iou, share_of_smaller
 from tabletop.vision.detection import Detection
 from tabletop.vision.pipeline import see
 from tabletop.vision.reader import Reader
@@ -80,18 +81,11 @@ def _once(matches: list[Detection]) -> list[Detection]:
     ``_SAME_BOX``). Only ever fewer cards than read, so a book is never made of a card counted twice."""
     kept: list[Detection] = []
     for d in sorted(matches, key=lambda d: -d.confidence):
-        if not any(_overlap(d.box, k.box) >= _SAME_BOX
-                   or _inside(d.box, k.box) >= _SAME_CARD and (d.suit is None or k.suit is None or d.suit is k.suit)
+        if not any(iou(d.box, k.box) >= _SAME_BOX
+                   or share_of_smaller(d.box, k.box) >= _SAME_CARD and (d.suit is None or k.suit is None or d.suit is k.suit)
                    for k in kept):
             kept.append(d)
     return kept
-
-
-def _inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
-    """The share of the smaller of two boxes (x, y, w, h) that lies in the other."""
-    across = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
-    down = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-    return across * down / max(1, min(a[2] * a[3], b[2] * b[3]))
 
 
 def _distinct(matches: list[Detection]) -> bool:
@@ -137,14 +131,6 @@ def judge_book(rank: Rank, seen: list[list[Detection]], book_size: int = 4) -> B
     return BookCheck("unsure", typical, f"{describe(sure, rank)} {sentences.spread_out(rank)}")
 
 
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
-    """Intersection over union of two boxes (x, y, w, h)."""
-    across = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
-    down = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-    inter = across * down
-    return inter / max(1, a[2] * a[3] + b[2] * b[3] - inter)
-
-
 def _read_otherwise(rank: Rank, places: list[tuple[int, int, int, int]], seen: list[list[Detection]]) -> bool:
     """Some frame reads another rank where a frame saw one of the book's cards: surely, or as an index at all
     (:data:`CONTRADICTS`) where that frame reads no card of the rank surely. A card misread in some frames is to be
@@ -153,11 +139,11 @@ def _read_otherwise(rank: Rank, places: list[tuple[int, int, int, int]], seen: l
     for detections in seen:
         sure = [d for d in _sure(detections) if d.rank is rank]
         for d in detections:
-            if d.rank is None or d.rank is rank or not any(_overlap(d.box, place) > _SAME_PLACE for place in places):
+            if d.rank is None or d.rank is rank or not any(iou(d.box, place) > _SAME_PLACE for place in places):
                 continue
             if d.confidence >= SURE:
                 return True
-            if _contradicts(d) and not any(_overlap(d.box, k.box) > _SAME_PLACE for k in sure):
+            if _contradicts(d) and not any(iou(d.box, k.box) > _SAME_PLACE for k in sure):
                 return True
     return False
 
@@ -180,15 +166,15 @@ def _seen_across(rank: Rank, seen: list[list[Detection]], book_size: int) -> boo
                 where.setdefault(d.suit, []).append(d.box)
     if not book_size <= len(where) <= _MAX_OF_A_RANK:
         return False
-    if not all(_inside(a, b) >= _SAME_CARD for boxes in where.values() for a in boxes for b in boxes):
+    if not all(share_of_smaller(a, b) >= _SAME_CARD for boxes in where.values() for a in boxes for b in boxes):
         return False  # one card read in two places: a card read twice, or two cards one of them misread
     suits = list(where)
-    if any(_inside(a, b) >= _SAME_CARD for i, s in enumerate(suits) for t in suits[i + 1:]
+    if any(share_of_smaller(a, b) >= _SAME_CARD for i, s in enumerate(suits) for t in suits[i + 1:]
            for a in where[s] for b in where[t]):
         return False  # two suits read in one place: one card whose suit was misread, not two cards
     for suit, boxes in where.items():  # each card seen in two frames at least, surely in one (not a passing misread)
         if sum(any(d.rank is rank and d.confidence >= CONTRADICTS and d.suit in (suit, None)
-                   and _inside(d.box, boxes[0]) >= _SAME_CARD for d in detections) for detections in seen) < 2:
+                   and share_of_smaller(d.box, boxes[0]) >= _SAME_CARD for d in detections) for detections in seen) < 2:
             return False
     return not _read_otherwise(rank, [b for boxes in where.values() for b in boxes], seen)
 

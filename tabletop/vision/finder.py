@@ -24,6 +24,8 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from tabletop.vision.boxes import share_of_smaller
+
 __all__ = ["VIEW_W", "VIEW_H", "VIEW_MARGIN", "VIEW_CORNERS", "CardQuad", "CornerCandidate", "find_cards", "find_cards_and_corners",
            "warp_card", "WARP_BLOCK", "order_quad", "paper_mask"]
 
@@ -258,14 +260,6 @@ def _split(blob: np.ndarray, frame_area: float, edges: np.ndarray | None = None)
     return []
 
 
-def _overlap(a: CardQuad, b: CardQuad) -> float:
-    ax, ay, aw, ah = a.box
-    bx, by, bw, bh = b.box
-    iw = max(0, min(ax + aw, bx + bw) - max(ax, bx))
-    ih = max(0, min(ay + ah, by + bh) - max(ay, by))
-    return iw * ih / max(1, min(aw * ah, bw * bh))
-
-
 def _paper_fraction(mask: np.ndarray, quad: np.ndarray) -> float:
     """Fraction of a quad's margin band that is paper: card faces have pale margins."""
     region = np.zeros_like(mask)
@@ -368,14 +362,14 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     candidates = [c for c in candidates if not _cut_by_frame(c.corners, width, height)]
     kept: list[CardQuad] = []
     for cand in sorted(candidates, key=lambda q: -q.fill * q.area):
-        if all(_overlap(cand, other) < 0.5 or other.area > _HOLDER * cand.area for other in kept):
+        if all(share_of_smaller(cand.box, other.box) < 0.5 or other.area > _HOLDER * cand.area for other in kept):
             kept.append(cand)
     # the relaxed measure only adds cards where the others found none (they must then read as cards)
     for cand in sorted(relaxed, key=lambda q: -q.fill * q.area):
-        if not _cut_by_frame(cand.corners, width, height) and all(_overlap(cand, other) < 0.3 for other in kept):
+        if not _cut_by_frame(cand.corners, width, height) and all(share_of_smaller(cand.box, other.box) < 0.3 for other in kept):
             kept.append(CardQuad(cand.corners, cand.fill, verify=True))
     # a quad holding much smaller cards is the paper they lie on (a folder, a sheet), not a card
-    kept = [q for q in kept if not any(q.area > _HOLDER * o.area and _overlap(q, o) > 0.8 for o in kept)]
+    kept = [q for q in kept if not any(q.area > _HOLDER * o.area and share_of_smaller(q.box, o.box) > 0.8 for o in kept)]
     kept.sort(key=lambda q: -q.area)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     kept = [q for q in kept if not _several_cards(gray, q.corners)]  # a fan that looks like one card is its cards

@@ -12,6 +12,7 @@ import numpy as np
 
 from tabletop.cards import Rank, Suit
 from tabletop.errors import SetupError
+from tabletop.vision.boxes import intersection
 from tabletop.vision.glyphs import (CornerGlyphs, card_corners, corner_glyphs, first_corner, float_mean,
                                    look_at_corner, rank_features, suit_features)
 from tabletop.vision.lone import index_features
@@ -217,11 +218,8 @@ class Reader:
 
 def _same_glyph(a: CornerGlyphs, b: CornerGlyphs) -> bool:
     """True if two looks at one corner found its rank glyph in the same place (boxes overlapping over half)."""
-    ax, ay, aw, ah = a.rank_box
-    bx, by, bw, bh = b.rank_box
-    w = min(ax + aw, bx + bw) - max(ax, bx)
-    h = min(ay + ah, by + bh) - max(ay, by)
-    return w > 0 and h > 0 and w * h > 0.5 * max(aw * ah, bw * bh)
+    (_, _, aw, ah), (_, _, bw, bh) = a.rank_box, b.rank_box
+    return intersection(a.rank_box, b.rank_box) > 0.5 * max(aw * ah, bw * bh)
 
 
 def _index_shaped(glyphs: CornerGlyphs) -> bool:

@@ -52,7 +52,8 @@ sys.path.insert(0, str(REPO))
 
 from tabletop.cards import Card, Rank, Suit  # noqa: E402
 from tabletop.vision import Detection, see  # noqa: E402
-from tabletop.vision.books import SURE, _inside, judge_book  # noqa: E402
+from tabletop.vision.books import SURE, judge_book  # noqa: E402
+from tabletop.vision.boxes import share_of_smaller  # noqa: E402
 from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene  # noqa: E402
 from tabletop.vision import scenes  # noqa: E402
 
@@ -285,14 +286,14 @@ def _wrong_suits(rank: Rank, seen: list[list[Detection]]):
             if d.rank is not rank or d.suit is None or d.confidence < SURE:
                 continue
             for suit in (s for s in Suit if s is not d.suit):
-                place = [k for k, e in enumerate(seen) if any(e_d.rank is rank and _inside(e_d.box, d.box) >= 0.6 for e_d in e)]
+                place = [k for k, e in enumerate(seen) if any(e_d.rank is rank and share_of_smaller(e_d.box, d.box) >= 0.6 for e_d in e)]
                 for kind, frames_hit, twice in ((0, [f], False), (1, place, False), (2, [f], True), (3, place, True)):
                     out = []
                     for k, e in enumerate(seen):
                         if k not in frames_hit:
                             out.append(e)
                             continue
-                        at = [e_j for e_j, e_d in enumerate(e) if e_d.rank is rank and _inside(e_d.box, d.box) >= 0.6]
+                        at = [e_j for e_j, e_d in enumerate(e) if e_d.rank is rank and share_of_smaller(e_d.box, d.box) >= 0.6]
                         at = [j] if k == f else at[:1]
                         out.append([x for x_j, x in enumerate(e) if twice or x_j not in at]
                                    + [Detection(e[a].rank, suit, e[a].box, e[a].confidence) for a in at])
