@@ -437,8 +437,8 @@ class PocketSphinxRecogniser:
         try:
             from tabletop.language.understand import slot_values_of, slot_values_said
 
-            said = self._parse(head, players)
-            if said is None or said not in (self._parse("yes", players), self._parse("no", players)):
+            said, yes = self._parse(head, players), self._parse("yes", players)
+            if said is None or said not in (yes, self._parse("no", players)):
                 return None
             values = slot_values_of(self._parse(grammar_text, players)) if len(words) > 1 else frozenset()
             if len(words) > 1 and not values:
@@ -446,7 +446,7 @@ class PocketSphinxRecogniser:
             slots = {slot for slot, _ in values}
             if "target" in slots:
                 return None  # a player's name is no padding: "no, Ben" corrects the ask, it is no "nope"
-            if keeps_count and said == self._parse("yes", players) and slots == {"count"}:
+            if keeps_count and said == yes and slots == {"count"}:
                 return None
             for text in best_texts:
                 heard = text.split()
