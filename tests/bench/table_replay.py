@@ -37,14 +37,16 @@ from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser  # n
 class _Heard:
     """The little of a game context the recogniser reads: players, grammar, short answer or not."""
 
-    def __init__(self, players: tuple[str, ...], search: str, short_answer: bool, yes_no: bool = True) -> None:
+    def __init__(self, players: tuple[str, ...], search: str, short_answer: bool, yes_no: bool = True,
+                 answers_ask: bool = True) -> None:
         self.players = players
         self.search = search
         # A short answer a bare yes or no answers (an ask, a yes/no question), or one that it does not
-        # ("How many?", "Ana, which rank?"): the recogniser reads a bare yes or no only in the first.
+        # ("How many?", "Ana, which rank?"): the recogniser reads a bare yes or no only in the first,
+        # and keeps a count after a yes only at an ask's answer (not at "One seven?").
         self.phase = ("answer" if yes_no else "count") if short_answer else "ask"
         self.choices = None
-        self.expects = None
+        self.expects = "yes_no" if short_answer and yes_no and not answers_ask else None
 
 
 _SLOT_QUESTIONS = ("how many?", "which rank?", "which one?", "from whom?", "whom?")
@@ -89,7 +91,8 @@ def replay(traces: list[dict[str, Any]]) -> tuple[Counter, list[dict[str, Any]],
     cpu = time.process_time()
     for t in traces:
         players = tuple(t["players"])
-        context = _Heard(players, t["search"], bool(t.get("short_answer")), _yes_no(t, t.get("_before")))
+        context = _Heard(players, t["search"], bool(t.get("short_answer")), _yes_no(t, t.get("_before")),
+                         bool(t.get("answers_ask", True)))
         heard = recogniser.hear(read_wav(t["audio"]), context)
         meant = grammars.parse_intent(" ".join(normalise(t["said"])), players)
         reading = recogniser.last_trace.get("grammar", "")

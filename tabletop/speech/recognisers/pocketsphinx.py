@@ -545,7 +545,8 @@ class _Stream:
         owner.last_fit = None
         trace: dict[str, Any] = {"grammar": "", "open": [], "agreement": None, "fit": None, "dropped": None,
                                  "search": self.search, "short_answer": self.short_answer,
-                                 "check_fit": self.check_fit, "yes_no": self.yes_no, "players": self.players}
+                                 "check_fit": self.check_fit, "yes_no": self.yes_no, "answers_ask": self.answers_ask,
+                                 "players": self.players}
         owner.last_trace = trace
         fsg = owner._fsg
         hyp = fsg.hyp()
