@@ -13,6 +13,7 @@ import pytest
 
 from tabletop.cards import Card, Rank
 from tabletop.vision import Detection
+from tabletop.vision.boxes import iou
 from tabletop.vision.render import Scene, SceneCard, render_scene
 
 REPO = Path(__file__).resolve().parents[2]
@@ -115,14 +116,8 @@ def _box_share(box: tuple[int, int, int, int], quad: np.ndarray) -> float:
 
 def _upright_iou(box: tuple[int, int, int, int], quad: np.ndarray) -> float:
     """Intersection over union of a detection's box and the upright box round a card's quad."""
-    x, y, w, h = box
-    qx0, qy0 = quad.min(axis=0)
-    qx1, qy1 = quad.max(axis=0)
-    across = max(0.0, min(x + w, qx1) - max(x, qx0))
-    down = max(0.0, min(y + h, qy1) - max(y, qy0))
-    inter = float(across * down)
-    union = w * h + float((qx1 - qx0) * (qy1 - qy0)) - inter
-    return inter / union if union > 0 else 0.0
+    (qx0, qy0), (qx1, qy1) = quad.min(axis=0), quad.max(axis=0)
+    return iou(box, (float(qx0), float(qy0), float(qx1 - qx0), float(qy1 - qy0)))
 
 
 def score_cards(truth: list[tuple[Card, np.ndarray, bool]], detections: list[Detection], sure: float = 0.8) -> dict[str, int]:
