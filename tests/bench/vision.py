@@ -285,16 +285,18 @@ def _wrong_suits(rank: Rank, seen: list[list[Detection]]):
         for j, d in enumerate(detections):
             if d.rank is not rank or d.suit is None or d.confidence < SURE:
                 continue
+            # in each frame, the reads of the rank where this one lies (the same card, read there)
+            there = [[e_j for e_j, e_d in enumerate(e) if e_d.rank is rank and share_of_smaller(e_d.box, d.box) >= 0.6]
+                     for e in seen]
+            place = [k for k, at in enumerate(there) if at]
             for suit in (s for s in Suit if s is not d.suit):
-                place = [k for k, e in enumerate(seen) if any(e_d.rank is rank and share_of_smaller(e_d.box, d.box) >= 0.6 for e_d in e)]
                 for kind, frames_hit, twice in ((0, [f], False), (1, place, False), (2, [f], True), (3, place, True)):
                     out = []
                     for k, e in enumerate(seen):
                         if k not in frames_hit:
                             out.append(e)
                             continue
-                        at = [e_j for e_j, e_d in enumerate(e) if e_d.rank is rank and share_of_smaller(e_d.box, d.box) >= 0.6]
-                        at = [j] if k == f else at[:1]
+                        at = [j] if k == f else there[k][:1]
                         out.append([x for x_j, x in enumerate(e) if twice or x_j not in at]
                                    + [Detection(e[a].rank, suit, e[a].box, e[a].confidence) for a in at])
                     yield WRONG_SUITS[kind], out
