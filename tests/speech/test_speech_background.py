@@ -128,3 +128,4 @@ def test_an_ask_whose_slots_the_open_decoder_heard_is_acted_on_in_other_words_ar
     assert not alike("ben asks ana for fives", ["and asks ana for fives", ""], players)  # the asker unheard
     assert not alike("ben got any tens", ["ben has a book of tens", ""], players)      # another command
     assert not alike("go fish", ["go fish that", ""], players)                          # no slot to hear
+    assert not alike("book of nines", ["book of five", "book of nines"], players)       # its best heard fives

@@ -411,10 +411,11 @@ class PocketSphinxRecogniser:
         return False
 
     def _slots_heard_alike(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str]) -> bool:
-        """Whether one of the open decoder's best readings (its best, and its best without the
-        background's words) heard exactly the grammar reading's slot values: its rank, the player it
-        asks or names, the asker it names, its count, each said in some words and none said otherwise
-        (no other rank, no other player, no other count), and is no other command.
+        """Whether the open decoder's best readings (its n-best list's first, and its best path without
+        the background's words: the two may differ) heard exactly the grammar reading's slot values:
+        one of them holds every one (its rank, the player it asks or names, the asker it names, its
+        count), said in any words, and neither holds another value of those slots (no other rank, no
+        other player, no other count) or is another command.
 
         The looser backings of ``_agreement`` (most words in common, the words padded with a few
         more) measure the words around the slots: the open decoder, free to hear any word, fills
@@ -437,18 +438,19 @@ class PocketSphinxRecogniser:
             if asker:
                 wanted.add(("target", asker))  # a named asker is heard as a name like any other
             slots = {slot for slot, _ in wanted}
+            heard = False
             for text in best_texts:
                 if not text:
                     continue
                 other = self._parse(text, players)
-                if other is not None and other != mine:
-                    continue
                 said = slot_values_said(text, players)
-                if wanted <= said and not any(slot in slots and (slot, value) not in wanted for slot, value in said):
-                    return True
+                if (other is not None and other != mine) or \
+                        any(slot in slots and (slot, value) not in wanted for slot, value in said):
+                    return False  # one of its best readings heard another command or another value
+                heard = heard or wanted <= said
+            return heard
         except Exception:  # noqa: BLE001 - a parser failure backs nothing
             return False
-        return False
 
     def _bare_answer(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str],
                      keeps_count: bool = False) -> str | None:
