@@ -714,9 +714,9 @@ class _Loudness:
 
 def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Sequence[Any]) -> dict[str, Any]:
     """Whether the first word of the grammar's reading was all the speaker said: the words either
-    decoder heard besides it (the grammar's words after it, the open decoder's words after its own
-    first word) that lie at the speaker's level, within ``BACKGROUND_DB`` of that first word, as
-    ``others`` (none: the rest is the table's background).
+    decoder heard besides it (the grammar's words after it, the open decoder's words where they lie
+    beyond its segment) that lie at the speaker's level, within ``BACKGROUND_DB`` of that word's
+    loudest 100 ms, as ``others`` (none: the rest is the table's background).
 
     A bare yes or no must explain the speech. Padding is what the decoders make of the babble after a
     short answer, and at 20 dB it lies 18 to 20 dB under the answer; a speaker's own words lie within
@@ -734,22 +734,23 @@ def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Seq
     hop = loudness.HOP
     frames = len(loudness.samples) // hop
     power = (loudness.samples[: frames * hop].reshape(frames, hop) ** 2).mean(axis=1)
-    db = 10.0 * np.log10(power + 1.0)
     # The speaker's level: the answer's loudest 100 ms (its vowel). The word's whole segment is no
     # measure: a decoder stretches a short answer over the babble after it.
     inside = np.sort(power[head.start_frame: head.end_frame + 1])[-SPEAKER_FRAMES:]
     level = 10.0 * math.log10(float(inside.mean()) + 1.0) if len(inside) else loudness(head.start_frame, head.end_frame)
     out["level"] = round(level, 1)
 
-    def median(seg: Any) -> float:
-        part = db[seg.start_frame: seg.end_frame + 1]
-        return float(np.median(part)) if len(part) else -1e9
-
-    rest = [("g", s) for s in g[1:]] + [("o", s) for s in o[1:]]
-    out["rest"] = [(k, _clean(s.word), s.start_frame, s.end_frame, round(loudness(s.start_frame, s.end_frame) - level, 1),
-                    round(median(s) - level, 1)) for k, s in rest]
-    out["others"] = [f"{k}:{_clean(s.word)}" for k, s in rest
-                     if loudness(s.start_frame, s.end_frame) >= level - BACKGROUND_DB]
+    # The grammar's words after the answer, and the open decoder's words where they lie beyond the
+    # answer's segment (it may split one word in two: "nope" heard "nah two").
+    rest = [("g", s.word, s.start_frame, s.end_frame) for s in g[1:]]
+    for s in o:
+        beyond = [(a, b) for a, b in ((s.start_frame, min(s.end_frame, head.start_frame - 1)),
+                                      (max(s.start_frame, head.end_frame + 1), s.end_frame)) if b >= a]
+        if beyond and sum(b - a + 1 for a, b in beyond) * 2 > s.end_frame - s.start_frame + 1:
+            a, b = max(beyond, key=lambda ab: ab[1] - ab[0])
+            rest.append(("o", s.word, a, b))
+    out["rest"] = [(k, _clean(w), a, b, round(loudness(a, b) - level, 1)) for k, w, a, b in rest]
+    out["others"] = [f"{k}:{_clean(w)}" for k, w, a, b in rest if loudness(a, b) >= level - BACKGROUND_DB]
     return out
 
 
