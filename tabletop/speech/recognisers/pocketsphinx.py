@@ -101,6 +101,9 @@ SLOTS_BACKED = 0.9
 # decoder's extra words lie 18-20 dB under the speech; a speaker's own words lie within about 10 dB
 # of the median (unstressed "of", a trailing "cho" at -8 to -10 in the synthesised probes).
 BACKGROUND_DB = 15.0
+# The speaker's level in a short answer: the power of its loudest frames, as many as a vowel lasts
+# (100 ms; see _said_alone).
+SPEAKER_FRAMES = 10
 _FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
 
 
@@ -652,6 +655,14 @@ class _Stream:
             bare = owner._bare_answer(text, [open_texts[0] if open_texts else "", spoken], self.players,
                                       keeps_count=self.answers_ask) if self.yes_no else None
             if bare is not None:
+                said_alone = _said_alone(loudness, segs, owner._open.seg() or ())
+                trace["said_alone"] = said_alone
+                if said_alone["others"]:
+                    # Words at the speaker's level besides the answer ("no, I said Ben" heard "no i said
+                    # may i have"): the speech was more than a bare yes or no (see _said_alone).
+                    trace["not_bare"] = said_alone["others"]
+                    bare = None
+            if bare is not None:
                 # A yes or a no the open decoder heard first, padded with words that hold nothing
                 # (see _bare_answer): the reading is that yes or no, without the slot words the
                 # grammar forced onto the babble after it.
@@ -763,6 +774,48 @@ class _Loudness:
             return None
         levels = sorted(self(s.start_frame, s.end_frame) for s in segs if _is_word(s.word))
         return levels[len(levels) // 2] - BACKGROUND_DB if levels else None
+
+
+def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Sequence[Any]) -> dict[str, Any]:
+    """Whether the first word of the grammar's reading was all the speaker said: the words either
+    decoder heard besides it (the grammar's words after it, the open decoder's words where they lie
+    beyond its segment) that lie at the speaker's level, within ``BACKGROUND_DB`` of that word's
+    loudest 100 ms, as ``others`` (none: the rest is the table's background).
+
+    A bare yes or no must explain the speech. Padding is what the decoders make of the babble after a
+    short answer, and at 20 dB it lies 18 to 20 dB under the answer; a speaker's own words lie within
+    about 10 dB of each other. "No, I said Ben" at 10 dB was read "no i said any of your three" and
+    "no i said may i have", and "go back" "no i meant a five" and "nope that have": both decoders
+    heard more speech than a "no", and cut to "no" it was acted on (``understanding.py``)."""
+    import numpy as np
+
+    g = [s for s in grammar_segs if _is_word(s.word)]
+    o = [s for s in open_segs if _is_word(s.word)]
+    out: dict[str, Any] = {"others": []}
+    if not g or not len(loudness.samples):
+        return out
+    head = g[0]
+    hop = loudness.HOP
+    frames = len(loudness.samples) // hop
+    power = (loudness.samples[: frames * hop].reshape(frames, hop) ** 2).mean(axis=1)
+    # The speaker's level: the answer's loudest 100 ms (its vowel). The word's whole segment is no
+    # measure: a decoder stretches a short answer over the babble after it.
+    inside = np.sort(power[head.start_frame: head.end_frame + 1])[-SPEAKER_FRAMES:]
+    level = 10.0 * math.log10(float(inside.mean()) + 1.0) if len(inside) else loudness(head.start_frame, head.end_frame)
+    out["level"] = round(level, 1)
+
+    # The grammar's words after the answer, and the open decoder's words where they lie beyond the
+    # answer's segment (it may split one word in two: "nope" heard "nah two").
+    rest = [("g", s.word, s.start_frame, s.end_frame) for s in g[1:]]
+    for s in o:
+        beyond = [(a, b) for a, b in ((s.start_frame, min(s.end_frame, head.start_frame - 1)),
+                                      (max(s.start_frame, head.end_frame + 1), s.end_frame)) if b >= a]
+        if beyond and sum(b - a + 1 for a, b in beyond) * 2 > s.end_frame - s.start_frame + 1:
+            a, b = max(beyond, key=lambda ab: ab[1] - ab[0])
+            rest.append(("o", s.word, a, b))
+    out["rest"] = [(k, _clean(w), a, b, round(loudness(a, b) - level, 1)) for k, w, a, b in rest]
+    out["others"] = [f"{k}:{_clean(w)}" for k, w, a, b in rest if loudness(a, b) >= level - BACKGROUND_DB]
+    return out
 
 
 def _spoken(decoder: Any, loudness: _Loudness, floor: float) -> str:
