@@ -181,6 +181,7 @@ class PocketSphinxRecogniser:
         self._all_words: dict[tuple[str, ...], set[str]] = {}
         self._vocab: dict[str, set[str]] = {}  # search name -> the words its grammar holds
         self._primed = False  # live decoding waits until a whole-utterance decode set the mean
+        self._went_live = False  # a stream decoded in blocks since the features were last built
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -322,7 +323,14 @@ class PocketSphinxRecogniser:
             # a reading is; elsewhere it decides whether a reading the open decoder does not back
             # is asked about or dropped.
             measure = self._loop is not None and context is not None
-            return _Stream(self, name, players, live and self._primed, measure, _waits_for_an_answer(context),
+            short = _waits_for_an_answer(context)
+            # A short answer ("yes", "two", "sixes") is heard whole, normalised with its own cepstral
+            # mean, not the running mean of earlier utterances (other voices, other distances): on the
+            # real voices in context streamed as the microphone delivers them (speech.py --live) the
+            # running mean cost Speech Commands counts 10 points within one repair, and a chatter "zero"
+            # was acted on as a count. It costs CPU after the end of speech (the whole decode waits for
+            # it), only for these short answers.
+            return _Stream(self, name, players, live and self._primed and not (short and measure), measure, short,
                            _takes_yes_no(context), _answers_an_ask(context))
         except BaseException:
             self._lock.release()
@@ -544,10 +552,25 @@ class _Stream:
         self.players = players
         self.finished = False
         self.decoders = [d for d in (owner._fsg, owner._open) if d is not None]
+        self.running_means: list[tuple[Any, str]] = []
         for d in self.decoders:
             d.activate_search(search)
         if check_fit:
             self.decoders.append(owner._loop)  # its one search: the phone loop
+        if live:
+            owner._went_live = True
+        elif owner._went_live:
+            # PocketSphinx turns the model's batch CMN into live CMN for good at the first utterance
+            # fed in blocks (feat_cmn sets fcb->cmn = CMN_LIVE): after it, a whole utterance would be
+            # normalised with the running mean too. Rebuilding the feature computation restores the
+            # utterance's own mean (the decoders' models, dictionaries and searches are kept). The
+            # running mean is put back after it (``finish``): the next utterance streamed starts from
+            # the table's voices so far, not from this one short answer.
+            for d in (owner._fsg, owner._open, owner._loop):
+                if d is not None:
+                    self.running_means.append((d, d.get_cmn(False)))
+                    d.reinit_feat()
+            owner._went_live = False
         for d in self.decoders:
             d.start_utt()
 
@@ -584,6 +607,7 @@ class _Stream:
             _log_trace(self.owner.last_trace, result, time.process_time() - cpu)
             return result
         finally:
+            self._restore_running_means()
             self.finished = True
             self.owner._lock.release()
 
@@ -593,8 +617,17 @@ class _Stream:
             try:
                 for d in self.decoders:
                     d.end_utt()
+                self._restore_running_means()
             finally:
                 self.owner._lock.release()
+
+    def _restore_running_means(self) -> None:
+        for d, mean in self.running_means:
+            try:
+                d.set_cmn(mean)
+            except (RuntimeError, ValueError):
+                pass
+        self.running_means = []
 
     def _result(self, start: float) -> Transcript:
         owner = self.owner
