@@ -250,15 +250,14 @@ def look_at_corner(corner: np.ndarray, evened: bool = False) -> tuple[CornerGlyp
         return None, flooded
     parts.sort(key=lambda p: p[1])
     # the rank is the topmost glyph with a pip under it (an index prints its rank over its pip): a speck or the
-    # sliver of a card's edge above the rank, with nothing under it, is passed over; one lower down, with a pip
-    # under it too, that is more than twice as large is the rank, not a sliver with a fleck under it; with no pip
-    # under any, the topmost glyph is the rank, as it always was
-    chosen = None
+    # sliver of a card's edge above the rank, with nothing under it, is passed over; with no pip under any, the
+    # topmost glyph is the rank, as it always was
     for top in parts[:_RANK_TRIES]:
-        found = _rank_over_pip(parts, top)
-        if found[2] and (chosen is None or _area(found[1]) > 2 * _area(chosen[1])):
-            chosen = found
-    group, (gx0, gy0, gx1, gy1), below = chosen or _rank_over_pip(parts, parts[0])
+        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, top)
+        if below:
+            break
+    else:
+        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, parts[0])
     if gx1 - gx0 > 0.8 * w:
         return None, flooded
     rank_patch = ink[gy0:gy1, gx0:gx1]
@@ -280,11 +279,6 @@ def look_at_corner(corner: np.ndarray, evened: bool = False) -> tuple[CornerGlyp
 
 _RANK_TRIES = 3
 """The rank glyph is looked for among this many topmost glyphs of a corner (``look_at_corner``)."""
-
-
-def _area(box: tuple[int, int, int, int]) -> int:
-    """The area of a box (x0, y0, x1, y1)."""
-    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _rank_over_pip(parts: list, top: tuple) -> tuple[list, tuple[int, int, int, int], list]:

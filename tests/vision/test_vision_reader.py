@@ -345,32 +345,3 @@ def test_a_speck_above_the_rank_is_not_taken_for_it(monkeypatch) -> None:
     topmost = read_right()
     print(right, topmost)
     assert right >= 15 and topmost <= 4, (right, topmost)
-
-
-def test_a_sliver_with_a_fleck_under_it_is_not_taken_for_the_rank(monkeypatch) -> None:
-    """The sliver of a card's edge above and beside an index, with a fleck under it (webcam composites: a five of
-    clubs read as a two from a 4×9 sliver over a 4×11 one), has a 'pip' under it as the rank has: of the topmost
-    glyphs with a pip under them, one far larger than the topmost is the rank. Real faces, each with two short dark
-    strokes drawn one over the other beside its index."""
-    from tabletop.vision import glyphs
-
-    reader, views = _shipped_reader_and_real_views()
-    marked = []
-    for card, view in views:
-        corner = glyphs.first_corner(view).copy()
-        top = glyphs.corner_glyphs(corner).rank_box[1]
-        for x in (3, 6):
-            both = corner.copy()
-            both[max(1, top - 9): top + 3, x: x + 2] = 40  # a sliver from above the rank's top
-            both[top + 6: top + 16, x: x + 2] = 40  # and a fleck under it
-            marked.append((card, both))
-
-    def read_right() -> int:
-        return sum(reader._corner(c) is not None and reader._rank_of(reader._corner(c)) is card.rank
-                   for card, c in marked)
-
-    right = read_right()
-    monkeypatch.setattr(glyphs, "_area", lambda box: 1)  # the topmost glyph with anything under it is the rank
-    topmost = read_right()
-    print(right, topmost)
-    assert right >= 15 and topmost <= 4, (right, topmost)
