@@ -32,8 +32,9 @@ reading unless the index verifier (``lone``) tells the lone corner from a fleck:
 LONE_VERIFIED = 0.95
 """A card read at one index corner, rank glyph over suit pip, is believed as much as its rank reads (not capped)
 when the index verifier (``lone``, built from the pipeline's own hypotheses on the training composites) gives the
-reading at least this probability of being right (the build's check on new training composites: at 0.95 no corner
-that is not an index read right passed, at 0.9 one of 642 did; its manifest keeps the counts)."""
+reading at least this probability of being right (the build's check on 300 new training composites, the verifier
+built from 1200: at 0.95, 3233 of 4127 indices read right passed and 2 of 3063 other corners did; at 0.9, 3; its
+manifest keeps the counts)."""
 LONE_SUIT_SURE = 0.9
 """... and when its suit pip reads at least this surely: the verifier asks whether the rank is right, and a book's
 cards must name four suits (training composites: of 90 lone indices verified, 3 suits were wrong, read at 0.52-0.88;
