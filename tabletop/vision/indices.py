@@ -19,7 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from tabletop.vision.finder import CornerCandidate, _length, _lengths, STEP_LEVELS, _side_lines
+from tabletop.vision.finder import CornerCandidate, _length, _lengths, _side_lines
 
 __all__ = ["find_indices", "GLYPH_TO_CARD"]
 
@@ -474,11 +474,11 @@ def _card_edges(gray: np.ndarray, rank_shape: _Shape, pip_shape: _Shape) -> int:
     corner = left * right + top * down
     # the side: lines parallel to ``down`` left of the index, over the index's height
     found = int(bool(_side_lines(gray, corner, -right, down, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, bottom - top),
-                                 need=0.75, floor=STEP_LEVELS)))
+                                 need=0.75)))
     if found >= EDGES_NEEDED:
         return found  # enough: the other is not looked for
     # the top: lines parallel to ``right`` above the index, over the index's width
-    if _side_lines(gray, corner, -down, right, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, far - left), need=0.75, floor=STEP_LEVELS):
+    if _side_lines(gray, corner, -down, right, 0.1 * glyph_h, 1.2 * glyph_h, (0.0, far - left), need=0.75):
         found += 1
     return found
 
