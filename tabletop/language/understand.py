@@ -301,6 +301,11 @@ def costly(intent: Intent, context: Context, vocab: Vocabulary | None = None, *,
             return True
         if isinstance(intent, Control) and intent.what != "resume":
             return True
+        if isinstance(intent, Book) and context.proven and intent.rank not in context.proven:
+            # Tabletop waits for the book public knowledge proves ("that makes a book of kings: lay
+            # it down"): another rank's book now is likelier misheard than meant ("book of kings" read
+            # "book of queens" by both decoders, surely, en+f4 in the games bench).
+            return True
     if context.phase in ("confirm", "any", "setup"):
         return False
     vocab = vocab or load_vocabulary()

@@ -54,6 +54,21 @@ class Heard:
     snr: int | None
     transcript: Transcript
     source: str  # "synth" or "real"
+    said: str = ""  # the words said (synthesised), or the real clip's path
+    trace: dict | None = None  # how the recogniser judged it (its last_trace, the fields below)
+
+
+# The recogniser's judgement kept for each utterance: both decoders' readings and what decided.
+TRACE_KEYS = ("grammar", "open", "open_spoken", "agreement", "fit", "bare", "not_bare", "dropped", "rescued",
+              "capped", "slot_unheard")
+
+
+def _trace_of(recogniser) -> dict:
+    trace = getattr(recogniser, "last_trace", None) or {}
+    kept = {k: trace[k] for k in TRACE_KEYS if trace.get(k) is not None}
+    if "open" in kept:
+        kept["open"] = list(kept["open"])[:3]
+    return kept
 
 
 def _transcript_json(t: Transcript) -> dict:
@@ -91,11 +106,11 @@ def decode(n: int, chatter_n: int, real_limit: int, live: bool = True) -> list[H
             snr = SNRS[i % len(SNRS)]
             voice = BENCH_VOICES[(i // len(SNRS) + c + 3) % len(BENCH_VOICES)]
             u = synth.realistic(text, voice=voice, speed=SPEEDS[(i // 5) % len(SPEEDS)], snr_db=snr, seed=SEED + 100 * c + i)
-            out.append(Heard(c, intent.to_json(), snr, hear(u, context), "synth"))
+            out.append(Heard(c, intent.to_json(), snr, hear(u, context), "synth", text, _trace_of(recogniser)))
         for i, text in enumerate(chatter_set(chatter_n)[c::len(contexts)]):
             u = synth.realistic(text, voice=BENCH_VOICES[(i + c) % len(BENCH_VOICES)], speed=SPEEDS[i % 3],
                                 snr_db=(None, 20)[i % 2], seed=SEED + 50 * c + i)
-            out.append(Heard(c, None, None, hear(u, context), "synth"))
+            out.append(Heard(c, None, None, hear(u, context), "synth", text, _trace_of(recogniser)))
     # Real voices saying yes and no where the table waits for one (tabletop asked a question).
     confirm = next(i for i, ctx in enumerate(contexts) if ctx.phase == "confirm")
     if SPEECH_DEV.is_dir():
@@ -105,7 +120,8 @@ def decode(n: int, chatter_n: int, real_limit: int, live: bool = True) -> list[H
             for row in rows:
                 word = row["text"].strip().lower()
                 u = pad(read_wav(folder / row["path"]), before=0.3, after=0.3, floor_db=-60, seed=len(row["path"]))
-                out.append(Heard(confirm, {"type": word}, None, hear(u, contexts[confirm]), "real"))
+                out.append(Heard(confirm, {"type": word}, None, hear(u, contexts[confirm]), "real",
+                                 f"{folder.name}/{row['path']}", _trace_of(recogniser)))
     return out
 
 
@@ -147,6 +163,7 @@ def pct(a: int, b: int) -> str:
 def report(results: list[Outcome]) -> None:
     commands = [o for o in results if o.heard.truth is not None]
     chatter = [o for o in results if o.heard.truth is None]
+    contexts = game_contexts()
     act, margin = understanding.ACT, understanding._MARGIN
     print(f"commands heard: {len(commands)} ({sum(o.heard.source == 'real' for o in commands)} real yes/no), chatter: {len(chatter)}")
     print(f"\nas the table acts (act at confidence >= {act}, margin >= {margin}; a heard stop, pause, undo, correction,"
@@ -170,7 +187,14 @@ def report(results: list[Outcome]) -> None:
     print(f"  of the questions, asking for one slot only: {pct(sum(o.missing is not None for o in asked), len(asked))}")
     wrong = [o for o in commands if o.policy and not o.right]
     for o in wrong:
-        print(f"  acted wrongly: said {o.heard.truth}, heard {o.heard.transcript.text!r} -> {o.best}")
+        level = "real" if o.heard.source == "real" else ("clean" if o.heard.snr is None else f"{o.heard.snr} dB")
+        print(f"  acted wrongly ({level}, {contexts[o.heard.context].phase}): said {o.heard.said!r} {o.heard.truth}, "
+              f"heard {o.heard.transcript.text!r} -> {o.best}")
+        if o.heard.trace:
+            print(f"    trace: {o.heard.trace}")
+    for o in (o for o in chatter if o.policy):
+        print(f"  chatter acted on ({contexts[o.heard.context].phase}): said {o.heard.said!r}, heard {o.heard.transcript.text!r} "
+              f"-> {o.best}; trace: {o.heard.trace}")
 
     print("\nreliability (readings with a best intent): stated confidence vs share right")
     edges = (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.01)
@@ -210,15 +234,16 @@ def main() -> int:
     args = parser.parse_args()
     if args.load:
         with args.load.open() as f:
-            heard = [Heard(d["context"], d["truth"], d["snr"], _transcript_from(d["transcript"]), d["source"])
-                     for d in map(json.loads, f)]
+            heard = [Heard(d["context"], d["truth"], d["snr"], _transcript_from(d["transcript"]), d["source"],
+                           d.get("said", ""), d.get("trace")) for d in map(json.loads, f)]
     else:
         heard = decode(args.n, args.chatter, args.real_limit, live=not args.whole)
     if args.save:
         with args.save.open("w") as f:
             for h in heard:
                 f.write(json.dumps({"context": h.context, "truth": h.truth, "snr": h.snr, "source": h.source,
-                                    "transcript": _transcript_json(h.transcript)}) + "\n")
+                                    "said": h.said, "trace": h.trace, "transcript": _transcript_json(h.transcript)},
+                                   default=str) + "\n")
     report(outcomes(heard))
     return 0
 

@@ -247,3 +247,23 @@ def test_a_bare_go_fish_heard_right_after_an_ask_is_asked_about() -> None:
         replies = table.hear(_heard(said))
         assert replies[0].event.get("changed") and replies[0].event["intent"]["type"] == "go_fish", \
             (said, [r.event for r in replies])
+
+
+def test_another_book_than_the_one_proven_is_asked_about() -> None:
+    """After "Ben gives Ana three sevens. Ana, that makes a book of sevens: lay it down", the table
+    waits for the book of sevens. A book of another rank heard then, however surely, is likelier
+    misheard than meant (an espeak "Ana has a book of kings" was read "... queens" by both decoders
+    at 0.9 in the games bench and acted on): it is asked about ("A book of queens?") and nothing
+    moves; "yes" then lays it. The book proven still acts at once."""
+    for said, acts in (("book of queens", False), ("ana has a book of queens", False), ("book of sevens", True)):
+        table = Table.new(PLAYERS, durable=False)
+        for line in ("Ben, do you have any sevens?", "yes, three"):
+            table.hear_text(line)
+        before = _snapshot(table)
+        replies = table.hear(_heard(said))
+        if acts:
+            assert replies[0].event.get("changed") and replies[0].event["intent"]["type"] == "book", (said, replies)
+            continue
+        assert _snapshot(table) == before and replies[-1].text.endswith("book of queens?"), (said, [r.text for r in replies])
+        replies = table.hear(_heard("yes"))
+        assert replies[0].event.get("changed") and replies[0].event["intent"]["rank"] == "Q", [r.event for r in replies]

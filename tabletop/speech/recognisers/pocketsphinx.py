@@ -92,11 +92,18 @@ UNSURE_CAP = 0.45    # under the table's act threshold (0.5): the table asks, ne
 # -35; on real voices (the tuning half) no right or wrong count changed, only chatter was asked about
 # more often. The same line as FIT_SURE: what fits like a right reading is worth a question.
 FIT_RESCUE = FIT_SURE
+# The backing of a reading whose slot values the open decoder heard exactly at its best, its other
+# words otherwise (see PocketSphinxRecogniser._slots_heard_alike): that of its best reading being the
+# same command in other words (the top of _agreement's n-best rule).
+SLOTS_BACKED = 0.9
 # How far under the speaker's words (the median loudness of the grammar's words) a word the open
 # decoder heard is background, not the speaker (see _spoken). At 20 dB of babble the open
 # decoder's extra words lie 18-20 dB under the speech; a speaker's own words lie within about 10 dB
 # of the median (unstressed "of", a trailing "cho" at -8 to -10 in the synthesised probes).
 BACKGROUND_DB = 15.0
+# The speaker's level in a short answer: the power of its loudest frames, as many as a vowel lasts
+# (100 ms; see _said_alone).
+SPEAKER_FRAMES = 10
 _FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
 
 
@@ -406,6 +413,47 @@ class PocketSphinxRecogniser:
             return False
         return False
 
+    def _slots_heard_alike(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str]) -> bool:
+        """Whether the open decoder's best readings (its n-best list's first, and its best path without
+        the background's words: the two may differ) heard exactly the grammar reading's slot values:
+        one of them holds every one (its rank, the player it asks or names, the asker it names, its
+        count), said in any words, and neither holds another value of those slots (no other rank, no
+        other player, no other count) or is another command.
+
+        The looser backings of ``_agreement`` (most words in common, the words padded with a few
+        more) measure the words around the slots: the open decoder, free to hear any word, fills
+        the unstressed ones with whatever fits ("ana i got any fours", "ben got any ten that", "ana
+        out got any threes"). Those readings were held under the table's acting bar (0.6 and 0.7
+        backing, then the rank's confusable neighbour's share), and a right ask was asked back
+        ("Ana, fours?") in about one ask in six in the simulated games. What an action turns on is
+        its slot values: when the free decoder heard those, and only those, at its best, it backs
+        the reading as firmly as when its best reading is the same command (0.9)."""
+        try:
+            from tabletop.language.understand import slot_values_of, slot_values_said
+
+            mine = self._parse(grammar_text, players)
+            if mine is None:
+                return False
+            wanted = set(slot_values_of(mine))
+            if not wanted:
+                return False
+            asker = getattr(mine, "asker", None)
+            if asker:
+                wanted.add(("target", asker))  # a named asker is heard as a name like any other
+            slots = {slot for slot, _ in wanted}
+            heard = False
+            for text in best_texts:
+                if not text:
+                    continue
+                other = self._parse(text, players)
+                said = slot_values_said(text, players)
+                if (other is not None and other != mine) or \
+                        any(slot in slots and (slot, value) not in wanted for slot, value in said):
+                    return False  # one of its best readings heard another command or another value
+                heard = heard or wanted <= said
+            return heard
+        except Exception:  # noqa: BLE001 - a parser failure backs nothing
+            return False
 
     def _bare_answer(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str],
                      keeps_count: bool = False) -> str | None:
@@ -599,6 +647,14 @@ class _Stream:
             bare = owner._bare_answer(text, [open_texts[0] if open_texts else "", spoken], self.players,
                                       keeps_count=self.answers_ask) if self.yes_no else None
             if bare is not None:
+                said_alone = _said_alone(loudness, segs, owner._open.seg() or ())
+                trace["said_alone"] = said_alone
+                if said_alone["others"]:
+                    # Words at the speaker's level besides the answer ("no, I said Ben" heard "no i said
+                    # may i have"): the speech was more than a bare yes or no (see _said_alone).
+                    trace["not_bare"] = said_alone["others"]
+                    bare = None
+            if bare is not None:
                 # A yes or a no the open decoder heard first, padded with words that hold nothing
                 # (see _bare_answer): the reading is that yes or no, without the slot words the
                 # grammar forced onto the babble after it.
@@ -629,6 +685,17 @@ class _Stream:
             trace["segments"] = [(seg.word, seg.start_frame, seg.end_frame) for seg in (fsg.seg() or ())]
         owner.last_fit = fit  # for the benches and tests: how the last reading fit the sound
         trace["fit"] = fit
+        if 0.0 < agreement < SLOTS_BACKED and not slot_unheard and not self.short_answer and fit is not None \
+                and fit >= FIT_SURE and owner._slots_heard_alike(text, [open_texts[0], spoken], self.players):
+            # A whole sentence (an ask, a book) the open decoder backs loosely (its words around the
+            # slots differ) but whose slot values it heard exactly at its best, and whose words fit the
+            # sound as right readings do: backed as its best reading being the same command (see
+            # _slots_heard_alike). Not a short answer: there both decoders are held to a few values,
+            # and their hearing the same count proves little ("yes, 1" read "yes i have three" by the
+            # grammar and "yes i wanted three" by the open decoder, in a simulated game at 20 dB).
+            trace["slots_backed"] = agreement  # the looser backing it had
+            agreement = SLOTS_BACKED
+            trace["agreement"] = agreement
         word_conf = [c for _, c in words] or [0.5]
         acoustic = min(1.0, 0.5 + 0.5 * min(word_conf) ** 0.5)
         trace["acoustic"] = acoustic
@@ -699,6 +766,48 @@ class _Loudness:
             return None
         levels = sorted(self(s.start_frame, s.end_frame) for s in segs if _is_word(s.word))
         return levels[len(levels) // 2] - BACKGROUND_DB if levels else None
+
+
+def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Sequence[Any]) -> dict[str, Any]:
+    """Whether the first word of the grammar's reading was all the speaker said: the words either
+    decoder heard besides it (the grammar's words after it, the open decoder's words where they lie
+    beyond its segment) that lie at the speaker's level, within ``BACKGROUND_DB`` of that word's
+    loudest 100 ms, as ``others`` (none: the rest is the table's background).
+
+    A bare yes or no must explain the speech. Padding is what the decoders make of the babble after a
+    short answer, and at 20 dB it lies 18 to 20 dB under the answer; a speaker's own words lie within
+    about 10 dB of each other. "No, I said Ben" at 10 dB was read "no i said any of your three" and
+    "no i said may i have", and "go back" "no i meant a five" and "nope that have": both decoders
+    heard more speech than a "no", and cut to "no" it was acted on (``understanding.py``)."""
+    import numpy as np
+
+    g = [s for s in grammar_segs if _is_word(s.word)]
+    o = [s for s in open_segs if _is_word(s.word)]
+    out: dict[str, Any] = {"others": []}
+    if not g or not len(loudness.samples):
+        return out
+    head = g[0]
+    hop = loudness.HOP
+    frames = len(loudness.samples) // hop
+    power = (loudness.samples[: frames * hop].reshape(frames, hop) ** 2).mean(axis=1)
+    # The speaker's level: the answer's loudest 100 ms (its vowel). The word's whole segment is no
+    # measure: a decoder stretches a short answer over the babble after it.
+    inside = np.sort(power[head.start_frame: head.end_frame + 1])[-SPEAKER_FRAMES:]
+    level = 10.0 * math.log10(float(inside.mean()) + 1.0) if len(inside) else loudness(head.start_frame, head.end_frame)
+    out["level"] = round(level, 1)
+
+    # The grammar's words after the answer, and the open decoder's words where they lie beyond the
+    # answer's segment (it may split one word in two: "nope" heard "nah two").
+    rest = [("g", s.word, s.start_frame, s.end_frame) for s in g[1:]]
+    for s in o:
+        beyond = [(a, b) for a, b in ((s.start_frame, min(s.end_frame, head.start_frame - 1)),
+                                      (max(s.start_frame, head.end_frame + 1), s.end_frame)) if b >= a]
+        if beyond and sum(b - a + 1 for a, b in beyond) * 2 > s.end_frame - s.start_frame + 1:
+            a, b = max(beyond, key=lambda ab: ab[1] - ab[0])
+            rest.append(("o", s.word, a, b))
+    out["rest"] = [(k, _clean(w), a, b, round(loudness(a, b) - level, 1)) for k, w, a, b in rest]
+    out["others"] = [f"{k}:{_clean(w)}" for k, w, a, b in rest if loudness(a, b) >= level - BACKGROUND_DB]
+    return out
 
 
 def _spoken(decoder: Any, loudness: _Loudness, floor: float) -> str:
