@@ -417,13 +417,28 @@ def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -
     return a0 + t * da
 
 
+STEP_LEVELS = 6
+"""A card's side steps the grey level across it by more than this many levels on well lit paper (``_side_lines``) ..."""
+STEP_SHARE = 0.03
+"""... and by more than this share of the light where the paper is darker (6 levels at 200): a shadow or dim light
+dims the step across an edge as it dims the paper (a card's side in a hard shadow on the bidly deals stepped 4 levels
+on paper at 100) ..."""
+STEP_FLOOR = 3
+"""... but never by less than this (the camera's noise). Only the edges of a fan's or a pile's cards are looked for so
+(``_fan_lines``: a squared pile in mixed light and cards in dim light are found by them); ``indices._card_edges``
+keeps the fixed ``STEP_LEVELS``: its lines only vouch for an index found in ink, and on the Edje photos' busy
+tables the shadow share let print in (6 more unsure reads on no card, none more right); ``_several_cards`` too (no
+set read anything more with it, and the share costs a little CPU on every line looked for)."""
+
+
 def _side_lines(gray: np.ndarray, start: np.ndarray, along: np.ndarray, down: np.ndarray, first: float, last: float,
-                depths: tuple[float, float], need: float = 0.85) -> list[float]:
+                depths: tuple[float, float], need: float = 0.85, floor: float = STEP_LEVELS) -> list[float]:
     """Offsets (from ``start`` towards ``along``) of straight lines parallel to ``down`` over the given depth range.
 
     A card laid on another shows its side as a faint step or shadow line even where both are white: the
     brightness across it changes the same way all along it, from the start of the range (a pip's or a
-    picture's edge does not run so far, nor start at a card's edge).
+    picture's edge does not run so far, nor start at a card's edge). A step is a share of the light
+    (``STEP_SHARE``) of at least ``floor`` grey levels and at most ``STEP_LEVELS``.
     """
     height, width = gray.shape
     offsets = np.arange(first, last, 1.0, dtype=np.float32)
@@ -451,7 +466,12 @@ def _side_lines(gray: np.ndarray, start: np.ndarray, along: np.ndarray, down: np
         values = flat[index].astype(np.int16)
         step = values[1] - values[0]
         both = ok[0] & ok[1]
-        return (step > 6) & both, (step < -6) & both, both
+        if floor >= STEP_LEVELS:
+            return (step > STEP_LEVELS) & both, (step < -STEP_LEVELS) & both, both
+        # a step of a share of the light (``STEP_SHARE``: of the mean of its two sides), from ``floor`` to
+        # ``STEP_LEVELS`` levels: on paper lit above 200 the same fixed step as ever
+        least = np.clip((values[0] + values[1]) * np.float32(STEP_SHARE / 2), floor, STEP_LEVELS)
+        return (step > least) & both, (step < -least) & both, both
 
     # a line runs from its very start (a court picture's frame begins a little way in from the card's edge):
     # the first 4 depths first, on every slant and offset, then all depths where those show a line's start
@@ -487,7 +507,8 @@ def _fan_lines(corner: np.ndarray, a: np.ndarray, b: np.ndarray, short_side: flo
     that edge at least half a card down: where one meets the edge, another card's corner is. A line a card's
     width away is the first card's own far side, not another's.
     """
-    offsets = _side_lines(gray, corner, a, b, 0.2 * short_side, 2.5 * short_side, (0.03 * long_side, 0.5 * long_side))
+    offsets = _side_lines(gray, corner, a, b, 0.2 * short_side, 2.5 * short_side, (0.03 * long_side, 0.5 * long_side),
+                          floor=STEP_FLOOR)
     return [t for t in offsets if abs(t - short_side) > 0.1 * short_side][:3]
 
 

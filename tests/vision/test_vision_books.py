@@ -220,3 +220,18 @@ def test_one_card_read_twice_with_a_wrong_suit_is_not_two_cards() -> None:
     pile[1] = Detection(Rank.KING, Suit.HEARTS, (100, 0, 60, 130), 0.93)
     pile.append(Detection(Rank.KING, Suit.CLUBS, (130, 2, 16, 30), 0.9))
     assert judge_book(Rank.KING, [pile] * 3).verdict == "confirmed"
+
+
+def test_a_squared_pile_whose_sides_step_the_light_a_little_is_confirmed() -> None:
+    # a held-out scene (baize, mixed light, an HD camera): the pile's card sides step the grey level by a share of
+    # the light (finder.STEP_SHARE), under the fixed 6 levels that bright paper shows; with the fixed step alone the
+    # book was unsure. Three of its rank and another, laid the same way, stay no book.
+    from tabletop.vision import scenes, see
+
+    pile = scenes.compose(427273, split="held_out", layout="book_pile", camera="hd")
+    (rank,) = pile.books
+    assert judge_book(rank, [see(f) for f in scenes.frames(pile, 3)]).verdict == "confirmed"
+    three = [p.card for p in pile.cards if p.card.rank is rank][:3]
+    other = next(c for c in Card.deck() if c.rank is not rank and all(p.card != c for p in pile.cards))
+    trap = scenes.compose(427273, split="held_out", layout="book_pile", camera="hd", cards=three + [other])
+    assert judge_book(rank, [see(f) for f in scenes.frames(trap, 3)]).verdict != "confirmed"
