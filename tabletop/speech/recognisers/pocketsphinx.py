@@ -793,7 +793,19 @@ class _Loudness:
 
     def __call__(self, first: int, last: int) -> float:
         x = self.samples[first * self.HOP:(last + 1) * self.HOP]
-        return 10.0 * math.log10(float((x * x).mean()) + 1.0) if len(x) else -1e9
+        return _decibels(float((x * x).mean())) if len(x) else -1e9
+
+    def loudest(self, first: int, last: int, frames: int) -> float:
+        """Loudness (dB) of the loudest ``frames`` whole frames from ``first`` to ``last`` (a vowel's
+        level, where a decoder stretched a short word over the babble after it); the whole span's
+        loudness where it holds no whole frame."""
+        import numpy as np
+
+        end = min(last + 1, len(self.samples) // self.HOP)
+        if end <= first:
+            return self(first, last)
+        x = self.samples[first * self.HOP:end * self.HOP].reshape(end - first, self.HOP)
+        return _decibels(float(np.sort((x * x).mean(axis=1))[-frames:].mean()))
 
     def floor(self, segs: Sequence[Any]) -> float | None:
         """``BACKGROUND_DB`` under the median loudness of these words (a decoder's segments): what
@@ -809,6 +821,11 @@ class _Loudness:
         return levels[len(levels) // 2] - BACKGROUND_DB if levels else None
 
 
+def _decibels(power: float) -> float:
+    """Mean power of 16-bit samples in dB (1 added: silence is 0 dB)."""
+    return 10.0 * math.log10(power + 1.0)
+
+
 def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Sequence[Any]) -> dict[str, Any]:
     """Whether the first word of the grammar's reading was all the speaker said: the words either
     decoder heard besides it (the grammar's words after it, the open decoder's words where they lie
@@ -820,21 +837,15 @@ def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Seq
     about 10 dB of each other. "No, I said Ben" at 10 dB was read "no i said any of your three" and
     "no i said may i have", and "go back" "no i meant a five" and "nope that have": both decoders
     heard more speech than a "no", and cut to "no" it was acted on (``understanding.py``)."""
-    import numpy as np
-
     g = [s for s in grammar_segs if _is_word(s.word)]
     o = [s for s in open_segs if _is_word(s.word)]
     out: dict[str, Any] = {"others": []}
     if not g or not len(loudness.samples):
         return out
     head = g[0]
-    hop = loudness.HOP
-    frames = len(loudness.samples) // hop
-    power = (loudness.samples[: frames * hop].reshape(frames, hop) ** 2).mean(axis=1)
     # The speaker's level: the answer's loudest 100 ms (its vowel). The word's whole segment is no
     # measure: a decoder stretches a short answer over the babble after it.
-    inside = np.sort(power[head.start_frame: head.end_frame + 1])[-SPEAKER_FRAMES:]
-    level = 10.0 * math.log10(float(inside.mean()) + 1.0) if len(inside) else loudness(head.start_frame, head.end_frame)
+    level = loudness.loudest(head.start_frame, head.end_frame, SPEAKER_FRAMES)
     out["level"] = round(level, 1)
 
     # The grammar's words after the answer, and the open decoder's words where they lie beyond the
