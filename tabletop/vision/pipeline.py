@@ -134,7 +134,20 @@ INDEX_MIN_CONFIDENCE = 0.6
 PARTS_MIN_CONFIDENCE = 0.8
 """... and an index found only in parts of its ink (``indices.DEEP_INK``: a court card's pip run into its picture)
 at least this surely: print and a rug's weave come apart into glyph-like parts too (Edje photos: of 32 such reads,
-11 of 12 at or above it right, 6 of 20 below it)."""
+11 of 12 at or above it right, 6 of 20 below it) ..."""
+PARTS_AT_SCALE = (0.65, 0.1)
+"""... or at least ``PARTS_AT_SCALE[0]`` surely when the card hung on it is the frame's card size (``_photo_short_side``)
+within ``PARTS_AT_SCALE[1]`` either way: the index and the card it heads fit one deck's print (bidly deals: a jack's and
+two kings' pips run into their pictures, read 0.68-0.79 at 1.0 of the size, each right)."""
+
+
+def _parts_sure(reading, cand, scale: float | None) -> bool:
+    """True if ``cand``, an index found only in parts of its ink, read ``reading`` is believed (``PARTS_MIN_CONFIDENCE``,
+    ``PARTS_AT_SCALE``)."""
+    if reading.confidence >= PARTS_MIN_CONFIDENCE:
+        return True
+    least, spread = PARTS_AT_SCALE
+    return scale is not None and reading.confidence >= least and abs(cand.short_side / scale - 1.0) <= spread
 
 
 def _reads_as_index(reading) -> bool:
@@ -171,6 +184,29 @@ def _one_deck(partial: list, quads: list, readings: list) -> list:
     return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
 
 
+PHOTO_SCALE_READS = 5
+"""Cards read surely at an index corner (``SURE_AT_BOTH``, a suit named) that give a frame's card size when no whole
+card gives it (``_photo_short_side``)."""
+
+
+def _photo_short_side(read: list[tuple]) -> float | None:
+    """The short side of this frame's cards as its corner reads give it (read: (reading, hypothesis)): the median of
+    those read surely, a suit named, or None when fewer than ``PHOTO_SCALE_READS`` are (a fan's cards show one index
+    each, so no card of a deal photo is read at both corners, and no whole card gives the deck's size)."""
+    sure = [c.short_side for r, c in read if r.suit is not None and r.confidence >= SURE_AT_BOTH]
+    return float(np.median(sure)) if len(sure) >= PHOTO_SCALE_READS else None
+
+
+def _at_photo_scale(read: list[tuple]) -> list[tuple]:
+    """The corner reads of a size one deck's cards can have in this frame (``_DECK_SPREAD`` of ``_photo_short_side``): a
+    view hung 2-3 times too large on a fan's corner holds the index whole, and of the sizes that read at one corner
+    the larger is believed (``_larger_on_same_corner``)."""
+    scale = _photo_short_side(read)
+    if scale is None:
+        return read
+    return [(r, c) for r, c in read if _DECK_SPREAD[0] <= c.short_side / scale <= _DECK_SPREAD[1]]
+
+
 def _holds(quad: CardQuad, point: np.ndarray) -> bool:
     """True if ``point`` lies inside the whole card ``quad``."""
     return cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
@@ -204,7 +240,9 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
         if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
     read = _measured_by_far_index(image, read, reader, trace)
-    read = [(r, c) for r, c in read if not c.by_parts or r.confidence >= PARTS_MIN_CONFIDENCE]
+    read = _at_photo_scale(read)
+    scale = _photo_short_side(read)
+    read = [(r, c) for r, c in read if not c.by_parts or _parts_sure(r, c, scale)]
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
     measured = [c for _, c in read if not c.confirm]
