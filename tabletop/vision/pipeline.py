@@ -263,9 +263,9 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     return kept
 
 
-BESIDE_SEEDS = 4
+BESIDE_SEEDS = 12
 """Cards read surely at one index corner whose index strip is searched for the indices beside it (``_indices_beside``),
-surest first."""
+surest first (a deal's four fans of 13 need three or more each: with 4, bidly's deal 7 lost its jack of spades)."""
 BESIDE_REACH = 1.0
 """... up to this share of the card's width either way along its top edge (a squared pile slid open shows its
 cards' indices a fifth to a third of a width apart; four of them span about a width)."""
@@ -288,10 +288,13 @@ BESIDE_TRIED = 0.05
 leeway: an index read at a corner a twentieth of a width off still reads)."""
 BESIDE_DIGITS = 0.85
 """Ink whose left edge lies less than this share of a glyph's height right of another's is that glyph's second
-digit (a ten's nought: its digits' centres lie 0.5-0.65 of a height apart), not an index of its own."""
+digit (a ten's nought: its digits' centres lie 0.5-0.65 of a height apart), not an index of its own ..."""
+BESIDE_ONE = 0.4
+"""... when the ink before it is no wider than this share of a glyph's height (a ten's one: in a tight fan the next
+card's index lies 0.7 of a height from a three)."""
 BESIDE_INK = (14.0, 0.22)
 """A pixel in the index strip is ink when its darkest channel (black and red print alike) is this much darker than
-the lightest round it: the larger of a level difference and a share of that level (``indices``' ink contrast)."""
+the paper round it (``_beside``): the larger of a level difference and a share of that level (``indices``' ink contrast)."""
 
 
 def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
@@ -425,6 +428,29 @@ def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
     return float(np.median(rates)) if rates else 0.0
 
 
+BESIDE_LINE = 1.3
+"""Ink running straight this many glyph heights or more, near the strip's length or across it (``BESIDE_LINE_TURNS``),
+is a line, not print: a court picture's frame that a queen's or a jack's glyph touches, a card's side. It is taken out
+before the glyphs are looked for (a glyph joined to it was as tall as the frame and looked for no more)."""
+BESIDE_LINE_TURNS = tuple(math.radians(d) for d in (-20, -10, 0, 10, 20))
+
+
+def _lines(ink: np.ndarray, length: float) -> np.ndarray:
+    """The pixels of ``ink`` (0/1) on straight runs at least ``length`` long across or along it, within
+    ``BESIDE_LINE_TURNS``, grown by a pixel (the glyph pixels that touch a line go with it)."""
+    reach = max(3, int(round(length)))
+    lines = np.zeros_like(ink)
+    for base in (0.0, math.pi / 2):
+        for turn in BESIDE_LINE_TURNS:
+            kernel = np.zeros((reach, reach), np.uint8)
+            dx, dy = math.cos(base + turn) * (reach - 1) / 2, math.sin(base + turn) * (reach - 1) / 2
+            centre = (reach - 1) / 2
+            cv2.line(kernel, (int(round(centre - dx)), int(round(centre - dy))),
+                     (int(round(centre + dx)), int(round(centre + dy))), 1, 1)
+            lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, kernel)
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+
+
 def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[np.ndarray]:
     """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
     its card's top edge (``_indices_beside``), nearest first; each turned about its index corner by ``turn`` radians
@@ -440,19 +466,24 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[
     strip = cv2.warpPerspective(image, shift @ to_view, (2 * reach + VIEW_W, bottom - top), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     dark = strip.min(axis=2)
-    side = 2 * int(gh) + 1  # the paper round a glyph: the lightest a glyph's height and more round it
-    paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))).astype(np.float32)
+    side = 2 * int(gh) + 1
+    # the paper round a glyph: the lightest a glyph's height and more round it, the darkest of those a glyph's height
+    # and more round (a closing: a hard shadow's edge stays where it is, and the paper in the shadow is not all ink)
+    paper = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))).astype(np.float32)
     ink = (dark < paper - np.maximum(BESIDE_INK[0], BESIDE_INK[1] * paper)).astype(np.uint8)
+    ink[_lines(ink, BESIDE_LINE * gh) > 0] = 0
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
     glyph_top = gy - top
-    lefts = sorted((int(x), int(y) - glyph_top) for x, y, w, h, _ in stats[1:]
+    lefts = sorted((int(x), int(y) - glyph_top, int(w)) for x, y, w, h, _ in stats[1:]
                    if BESIDE_GLYPH[0] * gh <= h <= BESIDE_GLYPH[1] * gh and w <= BESIDE_GLYPH[1] * gh
                    and abs(y - glyph_top) <= BESIDE_TOP * gh)
     starts: list[tuple[int, int]] = []
-    for x, lower in lefts:
-        if starts and x - starts[-1][0] < BESIDE_DIGITS * gh:
+    one_wide = 0
+    for x, lower, w in lefts:
+        if starts and x - starts[-1][0] < BESIDE_DIGITS * gh and one_wide <= BESIDE_ONE * gh:
             continue  # the second digit of a ten
         starts.append((x, lower))
+        one_wide = w
     from_view = np.linalg.inv(to_view)
     out = []
     for x, lower in sorted(starts, key=lambda s: abs(s[0] - reach - gx)):
