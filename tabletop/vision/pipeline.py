@@ -207,6 +207,36 @@ def _at_photo_scale(read: list[tuple]) -> list[tuple]:
     return [(r, c) for r, c in read if _DECK_SPREAD[0] <= c.short_side / scale <= _DECK_SPREAD[1]]
 
 
+RESCALE_FROM = 0.1
+"""A card read at one index corner, hung at a size guessed (from its glyph, a paper corner's edges, the finder's
+ladder) this share or more off the frame's card size (``_photo_short_side``), is read again hung at that size
+(``_hung_at_scale``)."""
+
+
+def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: float | None,
+                   trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """``read`` (reading, hypothesis) with each card read at one corner off the frame's card size ``scale`` hung again at
+    it on the same index corner, where it reads the same rank more surely there, or names the same card (rank and
+    suit) at least as surely as an index found in parts is believed at that size (``PARTS_AT_SCALE``): two sizes
+    agreeing, one of them the deck's, measure the card (bidly deals: a jack of diamonds hung 1.4 times too large
+    from its glyph, a king of clubs from a paper corner's short edges)."""
+    if scale is None:
+        return read
+    out = []
+    for reading, cand in read:
+        if not _two_agree(reading) and abs(cand.short_side / scale - 1.0) > RESCALE_FROM:
+            origin = cand.corners[0]
+            corners = (origin + (cand.corners - origin) * (scale / cand.short_side)).astype(np.float32)
+            again = _read_corners(image, corners, reader)
+            if trace is not None:
+                trace.append(Hypothesis(corners, "corner", again))
+            if again.rank is reading.rank and (again.confidence > reading.confidence
+                                               or _same_card(again, reading) and again.confidence >= PARTS_AT_SCALE[0]):
+                reading, cand = again, replace(cand, corners=corners, confirm=False)
+        out.append((reading, cand))
+    return out
+
+
 def _holds(quad: CardQuad, point: np.ndarray) -> bool:
     """True if ``point`` lies inside the whole card ``quad``."""
     return cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
@@ -242,6 +272,7 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     read = _measured_by_far_index(image, read, reader, trace)
     read = _at_photo_scale(read)
     scale = _photo_short_side(read)
+    read = _hung_at_scale(image, read, reader, scale, trace)
     read = [(r, c) for r, c in read if not c.by_parts or _parts_sure(r, c, scale)]
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
