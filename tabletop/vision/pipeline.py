@@ -314,6 +314,11 @@ would give a turn many times too large)."""
 BESIDE_NUDGES = (0.04, 0.08)
 """Where a card found beside another does not read surely, it is read again moved this share of a width towards its
 glyph (no further than the glyph: ``_indices_beside``)."""
+BESIDE_MIN_CONFIDENCE = 0.7
+"""A card found beside another is kept when it reads at least this surely, a suit named: it lies at the size and the
+way round of a card read surely beside it, where a fan's or a pile's next index lies (bidly deals: a jack of spades
+and a king and a queen of hearts by their pictures' frames, an ace of hearts in a hand's shadow, read 0.71-0.77, each
+right). Below ``books.SURE`` it names a card and counts for no book."""
 BESIDE_TRIED = 0.05
 """Two slid quads whose index corners lie closer than this share of a short side are read once (the reader's own
 leeway: an index read at a corner a twentieth of a width off still reads)."""
@@ -370,17 +375,20 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
             if trace is not None:
                 trace.append(Hypothesis(corners, "corner", reading))
             across = (corners[1] - corners[0]) / VIEW_W  # a view pixel along the top edge, in the frame
+            best = (reading, corners)
             for nudge in BESIDE_NUDGES:
-                if reading.suit is not None and reading.confidence >= SURE_AT_BOTH or nudge * VIEW_W > seed_inset - 2:
+                if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH or nudge * VIEW_W > seed_inset - 2:
                     break
                 # the card's edge nearer its glyph than the card read beside it has its: the print of the card under
                 # it (a pip cut by its edge) lay in the view left of its glyph
-                nudged = (corners + nudge * VIEW_W * across).astype(np.float32)
-                reading = _read_corners(image, nudged, reader)
+                corners = (corners + nudge * VIEW_W * across).astype(np.float32)
+                again = _read_corners(image, corners, reader)
                 if trace is not None:
-                    trace.append(Hypothesis(nudged, "corner", reading))
-                corners = nudged
-            if reading.suit is None or reading.confidence < SURE_AT_BOTH or reading.glyph is None:
+                    trace.append(Hypothesis(corners, "corner", again))
+                if again.suit is not None and (best[0].suit is None or again.confidence > best[0].confidence):
+                    best = (again, corners)  # the surest of the places read
+            reading, corners = best
+            if reading.suit is None or reading.confidence < BESIDE_MIN_CONFIDENCE or reading.glyph is None:
                 continue
             other = replace(cand, corners=corners, shown=_index_zone(reading, corners), under=-1, confirm=False,
                             paired=False, by_index=True, by_parts=False)
