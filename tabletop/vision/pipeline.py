@@ -294,9 +294,10 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     return kept
 
 
-BESIDE_SEEDS = 12
+BESIDE_SEEDS = 24
 """Cards read surely at one index corner whose index strip is searched for the indices beside it (``_indices_beside``),
-surest first (a deal's four fans of 13 need three or more each: with 4, bidly's deal 7 lost its jack of spades)."""
+surest first (a deal's four fans of 13 need several each: with 4, bidly's deal 7 lost its jack of spades; with 12,
+deals 1, 4 and 5 a queen of hearts, a ten of diamonds and a queen of hearts; 52 finds no more than 24)."""
 BESIDE_REACH = 1.0
 """... up to this share of the card's width either way along its top edge (a squared pile slid open shows its
 cards' indices a fifth to a third of a width apart; four of them span about a width)."""
@@ -305,6 +306,9 @@ BESIDE_GLYPH = (0.3, 1.4)
 blur), when it is this tall and no wider against the read glyph (the same deck: perspective and a fan's turn only)
 and its top lies within ``BESIDE_TOP`` of the read glyph's height of that glyph's."""
 BESIDE_TOP = 0.4
+BESIDE_WITH_PIP = 2.2
+"""... or up to this tall where the suit pip below it has run into it (bidly's deal 7: a jack's hook touching its
+heart)."""
 BESIDE_TURN = math.radians(50)
 """A card read beside another is one of its fan or pile when it lies within this turn of it (``_fan_turn``: a fan of
 four at 15 degrees a card spans 45)."""
@@ -396,8 +400,17 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
             rest = [(r, c) for r, c in hidden if not any(c is c2 and _same_card(r, reading) for _, c2 in there)]
             if any(not _other_ink(reading, other, seen, c) and _one_card(reading, other, seen, c) for seen, c in rest):
                 continue
+            if reading.confidence < SURE_AT_BOTH and any(_glyph_on_glyph(reading, other, seen, c) for seen, c in rest):
+                continue  # an index read already, read again less surely with another suit (hung across a fan's turn)
             hidden = rest + [(reading, other)]
     return hidden
+
+
+def _glyph_on_glyph(reading, cand, seen, other) -> bool:
+    """True if the rank glyph ``cand`` was read at lies on the one ``other`` was read at (less than ``GLYPHS_APART`` of
+    the larger's height apart in the frame): one index read twice."""
+    a, b = _glyph_in_frame(reading, cand), _glyph_in_frame(seen, other)
+    return a is not None and b is not None and float(_length(a[0] - b[0])) < GLYPHS_APART * max(a[1], b[1])
 
 
 BESIDE_STRIP = ((0.05, 1.0), (-0.3, 0.3))
@@ -514,7 +527,7 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
     glyph_top = gy - top
     lefts = sorted((int(x), int(y) - glyph_top, int(w)) for x, y, w, h, _ in stats[1:]
-                   if BESIDE_GLYPH[0] * gh <= h <= BESIDE_GLYPH[1] * gh and w <= BESIDE_GLYPH[1] * gh
+                   if BESIDE_GLYPH[0] * gh <= h <= BESIDE_WITH_PIP * gh and w <= BESIDE_GLYPH[1] * gh
                    and abs(y - glyph_top) <= BESIDE_TOP * gh)
     starts: list[tuple[int, int]] = []
     one_wide = 0
