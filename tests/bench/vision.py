@@ -10,8 +10,8 @@ Each set is reported on its own (never tune on one set alone):
   layout, light and camera from a 640×480 webcam to full HD; the 13 held-out faces are also scored alone;
 - ``phone``: the same at 24 megapixels from above;
 - ``books``: books as people lay them (a row, a 2×2 square, a small fan, a slid pile), judged live over a look of
-  the camera (``camera.LOOK_FRAMES`` frames, and its first three), and false claims laid the same way (three of a
-  rank and another card); per layout, where each book card is lost in each frame;
+  the camera (``camera.LOOK_FRAMES`` frames; its first three; a hand over the cards in its middle frame), and false
+  claims laid the same way (three of a rank and another card); per layout, where each book card is lost in each frame;
 - ``edje``: the EdjeElectronics photos (../shared/data/cards-dev, Apache-2.0), labels matched one to one;
 - ``bidly``: the seven bidly deal photos (MIT): no labels, so the cards read (a card of the deck named
   twice in one photo is surely wrong once) against a hand count of the cards whose index shows;
@@ -282,17 +282,24 @@ def _book_lost(stages: dict) -> str:
 
 def books(per_layout: int, seed: int, frames: int = LOOK_FRAMES, fewer: int = 3) -> dict:
     """Books laid as people lay them, judged over ``frames`` live frames (a look of the product's camera) and over the
-    first ``fewer`` of them; false claims laid the same way. Per layout, where each book card is in each frame
+    first ``fewer`` of them, and with a hand reaching over the cards in the middle frame; false claims laid the same
+    way, false when confirmed by any of the three. Per layout, where each book card is in each frame
     (``BOOK_CARD_STAGES``) and why each book missed was not confirmed."""
-    out: dict = {"present": Counter(), "confirmed": Counter(), "confirmed_fewer": Counter(), "claims": 0, "false": 0,
+    out: dict = {"present": Counter(), "confirmed": Counter(), "confirmed_fewer": Counter(), "confirmed_hand": Counter(),
+                 "claims": 0, "false": 0,
                  "false_where": [], "suit_claims": {}, "suit_false": {}, "stages": defaultdict(Counter),
                  "lost": defaultdict(Counter)}
     deck = Card.deck()
     cameras = ("webcam", "hd", "fullhd")
 
-    def false_claim(rank: Rank, seen: list, where: str) -> None:
+    def with_hand(composite, seen: list) -> list:
+        """``seen`` with its middle frame taken again with a hand reaching over the cards (``scenes.frames``)."""
+        middle = len(seen) // 2
+        return seen[:middle] + [see(scenes.frames(composite, len(seen), hand=True)[middle])] + seen[middle + 1:]
+
+    def false_claim(rank: Rank, seen: list, where: str, hand: list) -> None:
         out["claims"] += 1
-        if any(judge_book(rank, s).verdict == "confirmed" for s in (seen, seen[:fewer])):
+        if any(judge_book(rank, s).verdict == "confirmed" for s in (seen, seen[:fewer], hand)):
             out["false"] += 1
             out["false_where"].append((where, rank.symbol))
 
@@ -305,19 +312,21 @@ def books(per_layout: int, seed: int, frames: int = LOOK_FRAMES, fewer: int = 3)
                 traces.append([])
                 seen.append(see(f, trace=traces[-1]))
             truth = [(p.card, p.quad, p.readable) for p in c.cards]
+            hand = with_hand(c, seen)
             for rank in set(p.card.rank for p in c.cards):
                 if rank in c.books:
                     confirmed = judge_book(rank, seen).verdict == "confirmed"
                     out["present"][layout] += 1
                     out["confirmed"][layout] += confirmed
                     out["confirmed_fewer"][layout] += judge_book(rank, seen[:fewer]).verdict == "confirmed"
+                    out["confirmed_hand"][layout] += judge_book(rank, hand).verdict == "confirmed"
                     stages = {j: [_book_card_stage(p, j, truth, d, t) for d, t in zip(seen, traces)]
                               for j, p in enumerate(c.cards) if p.card.rank is rank}
                     out["stages"][layout].update(x for st in stages.values() for x in st)
                     if not confirmed:
                         out["lost"][layout][_book_lost(stages)] += 1
                 elif c.count(rank) < 4:
-                    false_claim(rank, seen, f"{c.seed} {layout}")
+                    false_claim(rank, seen, f"{c.seed} {layout}", hand)
             # the trap: three of a rank and one other laid the same way, claimed as a book
             rng = np.random.default_rng(s)
             rank = list(Rank)[int(rng.integers(13))]
@@ -325,7 +334,7 @@ def books(per_layout: int, seed: int, frames: int = LOOK_FRAMES, fewer: int = 3)
             other = [d for d in deck if d.rank is not rank][int(rng.integers(48))]
             trap = scenes.compose(s, split="held_out", layout=layout, camera=cameras[i % 3], cards=three + [other])
             trap_seen = [see(f) for f in scenes.frames(trap, frames)]
-            false_claim(rank, trap_seen, f"{trap.seed} {layout} trap")
+            false_claim(rank, trap_seen, f"{trap.seed} {layout} trap", with_hand(trap, trap_seen))
             for looked in (trap_seen, trap_seen[:fewer]):
                 for kind, wrong in _wrong_suits(rank, looked):
                     out["suit_claims"][kind] = out["suit_claims"].get(kind, 0) + 1
@@ -590,10 +599,11 @@ def main() -> int:
         b = books(args.books, BENCH_SEED + 30)
         per = ", ".join(f"{k.removeprefix('book_')} {b['confirmed'][k]}/{b['present'][k]}" for k in scenes.BOOK_LAYOUTS)
         present, confirmed = sum(b["present"].values()), sum(b["confirmed"].values())
-        fewer = sum(b["confirmed_fewer"].values())
+        fewer, hand = sum(b["confirmed_fewer"].values()), sum(b["confirmed_hand"].values())
         print(f"- books laid clearly, real faces, held-out tables, a look of {LOOK_FRAMES} live frames (the camera's): "
-              f"confirmed {_pct(confirmed, present)} ({per}); over its first 3 frames {_pct(fewer, present)}; false "
-              f"confirmations {b['false']} of {b['claims']} false claims, over either (incl. {args.books * 4} "
+              f"confirmed {_pct(confirmed, present)} ({per}); over its first 3 frames {_pct(fewer, present)}; with a hand "
+              f"over the cards in the middle frame {_pct(hand, present)}; false confirmations {b['false']} of "
+              f"{b['claims']} false claims, over any of the three (incl. {args.books * 4} "
               f"three-and-one traps){'; ' + str(b['false_where']) if b['false'] else ''}")
         suit_false = sum(b["suit_false"].values())
         print(f"  - the traps with a sure read's suit misread ({', '.join(WRONG_SUITS)}): false confirmations "
