@@ -522,6 +522,24 @@ class PocketSphinxRecogniser:
             return None
         return None
 
+    def _count_said_aloud(self, grammar_text: str, spoken: str, players: Sequence[str]) -> bool:
+        """Whether the count of the grammar's reading of an answer to an ask ("yes, two") is among
+        the words the open decoder heard at the speaker's level (``spoken``: its best reading
+        without the words quieter than the table's background), or the reading holds no count.
+
+        A count moves cards, and a short answer leaves the babble after it for both decoders to fill
+        with the values their grammars allow. Ana's "yes, 1" at 20 dB was read "yes i have three" by
+        the grammar and "yes i wanted three" by the open decoder: backed by their words in common and
+        acted on as three eights, where the loud words were "yes wanted" and the "three" lay in the
+        babble 1.5 s later. A count not said aloud is asked about ("Three eights?")."""
+        try:
+            from tabletop.language.understand import slot_values_of, slot_values_said
+
+            counts = {v for v in slot_values_of(self._parse(grammar_text, players)) if v[0] == "count"}
+            return not counts or counts <= slot_values_said(spoken, players)
+        except Exception:  # noqa: BLE001 - a parser failure: the reading as it was
+            return True
+
 
 def _lcs(a: list[str], b: list[str]) -> int:
     """Length of the longest common subsequence of two word lists."""
@@ -710,6 +728,12 @@ class _Stream:
                 # on (see _best_holds_slots).
                 slot_unheard = True
                 trace["slot_unheard"] = True
+            if self.answers_ask and bare is None and not slot_unheard and spoken and \
+                    not owner._count_said_aloud(text, spoken, self.players):
+                # A count the open decoder did not hear at the speaker's level: asked about ("Three
+                # eights?"), never acted on (see _count_said_aloud).
+                slot_unheard = True
+                trace["count_unheard"] = True
             trace["open"] = open_texts
             trace["agreement"] = agreement
         fit = None
