@@ -71,3 +71,19 @@ def test_a_misheard_answer_to_an_ask_is_checked_not_acted_on(two_players, asker,
     # the answerer says no, and the game is still as it was: nothing to undo
     table.hear_text("no")
     assert table.game.public() == before
+
+
+def test_a_nope_said_alone_is_a_go_fish_without_a_question(two_players) -> None:
+    """Ben's "nope" to Ana's ask for fives (the same game, 20 dB), read "nope" by both decoders and said
+    alone: the open decoder's longer readings ("no fives", "nope ace") are that "nope" padded with the
+    babble after it, not rivals that split its share; it was asked back ("Go fish?")."""
+    from tabletop.speech import synth
+
+    table = _asked("Ana", "fives")
+    stock = table.game.public()["stock"]
+    replies = table.hear_audio(synth.realistic("nope", voice="en-us+f1", speed=190, snr_db=20, seed=4102 * 1000 + 35),
+                               two_players)
+    events = [r.event for r in replies]
+    assert replies[0].event["heard"] == "nope", events
+    assert replies[0].text.startswith("Go fish, Ana."), events
+    assert table.game.public()["stock"] == stock - 1 and table.pending is None

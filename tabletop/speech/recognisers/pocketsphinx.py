@@ -768,9 +768,15 @@ class _Stream:
             # Other readings worth considering: open hypotheses that are commands too, in
             # the words this phase's grammar listens for (the open decoder knows the whole
             # game's words: "undo" is no alternative to a "two" at "How many?").
+            # A bare yes or no said alone (see _bare_answer and _said_alone): the open decoder's longer
+            # readings are that answer padded with the babble after it ("no fives", "nope ace" where
+            # "nope" was said), no rivals to it. Offered, they split its share: real "nope"s heard
+            # as "nope" by both decoders were asked back ("Go fish?") in the simulated games at 20 dB.
+            longest = len(text.split()) if bare is not None else None
             allowed = owner._vocab.get(self.search)
             for t in open_texts:
                 if (t != text and len(alts) < owner.nbest - 1 and (allowed is None or set(t.split()) <= allowed)
+                        and (longest is None or len(t.split()) <= longest)
                         and owner._parse(t, self.players) is not None):
                     alts.append(t)
         trace["alternatives"] = alts
