@@ -48,6 +48,9 @@ class Context:
     proven: frozenset[Rank] = field(default_factory=frozenset)
     """Ranks whose book public knowledge already proves (tabletop just said "lay it down"): the
     book call is the one to expect."""
+    dealing: bool = False
+    """No ask made yet: the books laid from the deal ("Ben has a book of nines") are called now, as
+    expected as the first ask."""
 
     expects: str | None = None
     """What tabletop's pending question waits for (one of :data:`EXPECTS`), None when nothing is asked."""

@@ -187,6 +187,7 @@ class Table:
             booked=frozenset(r for r in RANKS if settled.closed(r)),
             askable=frozenset(settled.players[i] for i in range(len(settled.players)) if settled.can_be_asked(i)),
             asking=game.rules.asking,
+            dealing=not state.started,
             proven=frozenset(
                 r for r in RANKS if not state.closed(r) and any(
                     state.knowledge.holds_at_least(i, r) >= game.rules.book_size for i in range(len(state.players)))),
