@@ -294,6 +294,9 @@ def costly(intent: Intent, context: Context, vocab: Vocabulary | None = None, *,
     >>> costly(Control("stop"), ctx), costly(GoFish(), ctx), costly(Answer(2), ctx)
     (True, True, False)
     """
+    if isinstance(intent, Answer) and intent.count is not None and context.most_given is not None and \
+            intent.count > context.most_given:
+        return True  # more cards than the target can hold ("yes, three" in the pairs game): likelier misheard
     if context.partial is not None and type(intent) is type(context.partial):
         return False
     if not phase_only:
