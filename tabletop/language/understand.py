@@ -692,10 +692,16 @@ def _affirms(intent: Intent, partial: Intent, text: str, vocab: Vocabulary) -> b
     answer with no count) or "yes, one" at "One four?". The mirror of :func:`_restates`."""
     from tabletop.language.normalise import normalise
 
-    if type(intent) is not type(partial) or not _SLOT_OF.get(type(partial)):
-        return False
     words = normalise(text, vocab)
     if not words or words[0] not in vocab.single_words("yes"):
+        return False
+    if isinstance(intent, Answer) and intent.count is None and not isinstance(partial, (Ask, Answer, GoFish)):
+        # "yes i do" at "A book of fours?": an answer makes no sense there, so it is the yes it opens
+        # with, padded (the decoders fill a short "yes" with "i do", "i have them"); taken for an
+        # answer it asked "Yes, you have some?", a "no", the sentence again and its question again.
+        # Not at an ask or a go fish being checked, where the target's answer may be meant.
+        return True
+    if type(intent) is not type(partial) or not _SLOT_OF.get(type(partial)):
         return False
     return all(getattr(intent, k) is None or getattr(intent, k) == getattr(partial, k)
                for k in _SLOT_OF[type(partial)])
