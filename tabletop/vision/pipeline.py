@@ -134,7 +134,20 @@ INDEX_MIN_CONFIDENCE = 0.6
 PARTS_MIN_CONFIDENCE = 0.8
 """... and an index found only in parts of its ink (``indices.DEEP_INK``: a court card's pip run into its picture)
 at least this surely: print and a rug's weave come apart into glyph-like parts too (Edje photos: of 32 such reads,
-11 of 12 at or above it right, 6 of 20 below it)."""
+11 of 12 at or above it right, 6 of 20 below it) ..."""
+PARTS_AT_SCALE = (0.65, 0.1)
+"""... or at least ``PARTS_AT_SCALE[0]`` surely when the card hung on it is the frame's card size (``_photo_short_side``)
+within ``PARTS_AT_SCALE[1]`` either way: the index and the card it heads fit one deck's print (bidly deals: a jack's and
+two kings' pips run into their pictures, read 0.68-0.79 at 1.0 of the size, each right)."""
+
+
+def _parts_sure(reading, cand, scale: float | None) -> bool:
+    """True if ``cand``, an index found only in parts of its ink, read ``reading`` is believed (``PARTS_MIN_CONFIDENCE``,
+    ``PARTS_AT_SCALE``)."""
+    if reading.confidence >= PARTS_MIN_CONFIDENCE:
+        return True
+    least, spread = PARTS_AT_SCALE
+    return scale is not None and reading.confidence >= least and abs(cand.short_side / scale - 1.0) <= spread
 
 
 def _reads_as_index(reading) -> bool:
@@ -171,6 +184,59 @@ def _one_deck(partial: list, quads: list, readings: list) -> list:
     return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
 
 
+PHOTO_SCALE_READS = 5
+"""Cards read surely at an index corner (``SURE_AT_BOTH``, a suit named) that give a frame's card size when no whole
+card gives it (``_photo_short_side``)."""
+
+
+def _photo_short_side(read: list[tuple]) -> float | None:
+    """The short side of this frame's cards as its corner reads give it (read: (reading, hypothesis)): the median of
+    those read surely, a suit named, or None when fewer than ``PHOTO_SCALE_READS`` are (a fan's cards show one index
+    each, so no card of a deal photo is read at both corners, and no whole card gives the deck's size)."""
+    sure = [c.short_side for r, c in read if r.suit is not None and r.confidence >= SURE_AT_BOTH]
+    return float(np.median(sure)) if len(sure) >= PHOTO_SCALE_READS else None
+
+
+def _at_photo_scale(read: list[tuple]) -> list[tuple]:
+    """The corner reads of a size one deck's cards can have in this frame (``_DECK_SPREAD`` of ``_photo_short_side``): a
+    view hung 2-3 times too large on a fan's corner holds the index whole, and of the sizes that read at one corner
+    the larger is believed (``_larger_on_same_corner``)."""
+    scale = _photo_short_side(read)
+    if scale is None:
+        return read
+    return [(r, c) for r, c in read if _DECK_SPREAD[0] <= c.short_side / scale <= _DECK_SPREAD[1]]
+
+
+RESCALE_FROM = 0.1
+"""A card read at one index corner, hung at a size guessed (from its glyph, a paper corner's edges, the finder's
+ladder) this share or more off the frame's card size (``_photo_short_side``), is read again hung at that size
+(``_hung_at_scale``)."""
+
+
+def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: float | None,
+                   trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """``read`` (reading, hypothesis) with each card read at one corner off the frame's card size ``scale`` hung again at
+    it on the same index corner, where it reads the same rank more surely there, or names the same card (rank and
+    suit) at least as surely as an index found in parts is believed at that size (``PARTS_AT_SCALE``): two sizes
+    agreeing, one of them the deck's, measure the card (bidly deals: a jack of diamonds hung 1.4 times too large
+    from its glyph, a king of clubs from a paper corner's short edges)."""
+    if scale is None:
+        return read
+    out = []
+    for reading, cand in read:
+        if not _two_agree(reading) and abs(cand.short_side / scale - 1.0) > RESCALE_FROM:
+            origin = cand.corners[0]
+            corners = (origin + (cand.corners - origin) * (scale / cand.short_side)).astype(np.float32)
+            again = _read_corners(image, corners, reader)
+            if trace is not None:
+                trace.append(Hypothesis(corners, "corner", again))
+            if again.rank is reading.rank and (again.confidence > reading.confidence
+                                               or _same_card(again, reading) and again.confidence >= PARTS_AT_SCALE[0]):
+                reading, cand = again, replace(cand, corners=corners, confirm=False)
+        out.append((reading, cand))
+    return out
+
+
 def _holds(quad: CardQuad, point: np.ndarray) -> bool:
     """True if ``point`` lies inside the whole card ``quad``."""
     return cv2.pointPolygonTest(quad.corners.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
@@ -204,7 +270,10 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
         if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
     read = _measured_by_far_index(image, read, reader, trace)
-    read = [(r, c) for r, c in read if not c.by_parts or r.confidence >= PARTS_MIN_CONFIDENCE]
+    read = _at_photo_scale(read)
+    scale = _photo_short_side(read)
+    read = _hung_at_scale(image, read, reader, scale, trace)
+    read = [(r, c) for r, c in read if not c.by_parts or _parts_sure(r, c, scale)]
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
     measured = [c for _, c in read if not c.confirm]
@@ -225,9 +294,9 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     return kept
 
 
-BESIDE_SEEDS = 4
+BESIDE_SEEDS = 12
 """Cards read surely at one index corner whose index strip is searched for the indices beside it (``_indices_beside``),
-surest first."""
+surest first (a deal's four fans of 13 need three or more each: with 4, bidly's deal 7 lost its jack of spades)."""
 BESIDE_REACH = 1.0
 """... up to this share of the card's width either way along its top edge (a squared pile slid open shows its
 cards' indices a fifth to a third of a width apart; four of them span about a width)."""
@@ -250,10 +319,13 @@ BESIDE_TRIED = 0.05
 leeway: an index read at a corner a twentieth of a width off still reads)."""
 BESIDE_DIGITS = 0.85
 """Ink whose left edge lies less than this share of a glyph's height right of another's is that glyph's second
-digit (a ten's nought: its digits' centres lie 0.5-0.65 of a height apart), not an index of its own."""
+digit (a ten's nought: its digits' centres lie 0.5-0.65 of a height apart), not an index of its own ..."""
+BESIDE_ONE = 0.4
+"""... when the ink before it is no wider than this share of a glyph's height (a ten's one: in a tight fan the next
+card's index lies 0.7 of a height from a three)."""
 BESIDE_INK = (14.0, 0.22)
 """A pixel in the index strip is ink when its darkest channel (black and red print alike) is this much darker than
-the lightest round it: the larger of a level difference and a share of that level (``indices``' ink contrast)."""
+the paper round it (``_beside``): the larger of a level difference and a share of that level (``indices``' ink contrast)."""
 
 
 def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
@@ -387,6 +459,29 @@ def _fan_turn(at: np.ndarray, hidden: list[tuple]) -> float:
     return float(np.median(rates)) if rates else 0.0
 
 
+BESIDE_LINE = 1.3
+"""Ink running straight this many glyph heights or more, near the strip's length or across it (``BESIDE_LINE_TURNS``),
+is a line, not print: a court picture's frame that a queen's or a jack's glyph touches, a card's side. It is taken out
+before the glyphs are looked for (a glyph joined to it was as tall as the frame and looked for no more)."""
+BESIDE_LINE_TURNS = tuple(math.radians(d) for d in (-20, -10, 0, 10, 20))
+
+
+def _lines(ink: np.ndarray, length: float) -> np.ndarray:
+    """The pixels of ``ink`` (0/1) on straight runs at least ``length`` long across or along it, within
+    ``BESIDE_LINE_TURNS``, grown by a pixel (the glyph pixels that touch a line go with it)."""
+    reach = max(3, int(round(length)))
+    lines = np.zeros_like(ink)
+    for base in (0.0, math.pi / 2):
+        for turn in BESIDE_LINE_TURNS:
+            kernel = np.zeros((reach, reach), np.uint8)
+            dx, dy = math.cos(base + turn) * (reach - 1) / 2, math.sin(base + turn) * (reach - 1) / 2
+            centre = (reach - 1) / 2
+            cv2.line(kernel, (int(round(centre - dx)), int(round(centre - dy))),
+                     (int(round(centre + dx)), int(round(centre + dy))), 1, 1)
+            lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, kernel)
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+
+
 def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[np.ndarray]:
     """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
     its card's top edge (``_indices_beside``), nearest first; each turned about its index corner by ``turn`` radians
@@ -402,19 +497,24 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[
     strip = cv2.warpPerspective(image, shift @ to_view, (2 * reach + VIEW_W, bottom - top), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     dark = strip.min(axis=2)
-    side = 2 * int(gh) + 1  # the paper round a glyph: the lightest a glyph's height and more round it
-    paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))).astype(np.float32)
+    side = 2 * int(gh) + 1
+    # the paper round a glyph: the lightest a glyph's height and more round it, the darkest of those a glyph's height
+    # and more round (a closing: a hard shadow's edge stays where it is, and the paper in the shadow is not all ink)
+    paper = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))).astype(np.float32)
     ink = (dark < paper - np.maximum(BESIDE_INK[0], BESIDE_INK[1] * paper)).astype(np.uint8)
+    ink[_lines(ink, BESIDE_LINE * gh) > 0] = 0
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
     glyph_top = gy - top
-    lefts = sorted((int(x), int(y) - glyph_top) for x, y, w, h, _ in stats[1:]
+    lefts = sorted((int(x), int(y) - glyph_top, int(w)) for x, y, w, h, _ in stats[1:]
                    if BESIDE_GLYPH[0] * gh <= h <= BESIDE_GLYPH[1] * gh and w <= BESIDE_GLYPH[1] * gh
                    and abs(y - glyph_top) <= BESIDE_TOP * gh)
     starts: list[tuple[int, int]] = []
-    for x, lower in lefts:
-        if starts and x - starts[-1][0] < BESIDE_DIGITS * gh:
+    one_wide = 0
+    for x, lower, w in lefts:
+        if starts and x - starts[-1][0] < BESIDE_DIGITS * gh and one_wide <= BESIDE_ONE * gh:
             continue  # the second digit of a ten
         starts.append((x, lower))
+        one_wide = w
     from_view = np.linalg.inv(to_view)
     out = []
     for x, lower in sorted(starts, key=lambda s: abs(s[0] - reach - gx)):
