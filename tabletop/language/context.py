@@ -48,6 +48,13 @@ class Context:
     proven: frozenset[Rank] = field(default_factory=frozenset)
     """Ranks whose book public knowledge already proves (tabletop just said "lay it down"): the
     book call is the one to expect."""
+    most_given: int | None = None
+    """The most cards the target of the pending ask can plausibly give (a player lays a book as soon as
+    they hold one: a pair in the pairs game), None when no ask is pending. A count above it is
+    likelier misheard than said, and is checked ("Three sevens?")."""
+    dealing: bool = False
+    """No ask made yet: the books laid from the deal ("Ben has a book of nines") are called now, as
+    expected as the first ask."""
 
     expects: str | None = None
     """What tabletop's pending question waits for (one of :data:`EXPECTS`), None when nothing is asked."""

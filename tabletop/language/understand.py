@@ -53,7 +53,7 @@ from tabletop.referee.intents import (
 )
 
 __all__ = ["ACT", "Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
-           "bare_answer", "bare_go_fish", "slot_value", "slot_values_said", "slot_values_of",
+           "bare_answer", "bare_go_fish", "answers_differ", "slot_value", "slot_values_said", "slot_values_of",
            "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
@@ -221,7 +221,7 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     from_below = best.note == "fills the question" and bool(hypotheses) and best.text != hypotheses[0].text
     if (confidence >= ACT or filled) and margin >= _MARGIN:
         if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or \
-                bare_go_fish(best.intent, best.text, context, vocab) or from_below:
+                bare_go_fish(best.intent, best.text, context, vocab) or from_below or answers_differ(best, ranked, context):
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
             # So is a bare "here are" or "i don't": what chatter most often becomes (see bare_answer).
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
@@ -294,6 +294,9 @@ def costly(intent: Intent, context: Context, vocab: Vocabulary | None = None, *,
     >>> costly(Control("stop"), ctx), costly(GoFish(), ctx), costly(Answer(2), ctx)
     (True, True, False)
     """
+    if isinstance(intent, Answer) and intent.count is not None and context.most_given is not None and \
+            intent.count > context.most_given:
+        return True  # more cards than the target can hold ("yes, three" in the pairs game): likelier misheard
     if context.partial is not None and type(intent) is type(context.partial):
         return False
     if not phase_only:
@@ -365,6 +368,33 @@ def bare_go_fish(intent: Intent, text: str, context: Context, vocab: Vocabulary 
     if context.rank is not None:
         own |= {context.rank.word, context.rank.plural}
     return not (said & own)
+
+
+def answers_differ(best: Scored, ranked: list[Scored], context: Context) -> bool:
+    """Whether ``best``, a go fish or a count given right after an ask, has a rival reading of another
+    heard text that answers otherwise: a count where it is a go fish, a go fish or another count
+    where it is a count. Cards move or a card is drawn on the answer, so one the recogniser also
+    heard another way is checked ("Go fish?" · "Three sevens?") however far ahead it stands.
+
+    A recogniser's other readings come in well behind its best (PocketSphinx gives them 0.6 of its
+    confidence), so the margin never holds a runner-up answer back: Ben's "I have one" at 20 dB,
+    read "i have none five" by both decoders and "i have one five" by the open decoder's second
+    reading, was acted on as his go fish.
+
+    >>> ctx = Context(players=("Ana", "Ben"), current="Ana", phase="answer", asker="Ana", target="Ben", rank=Rank.FIVE)
+    >>> fish, one = Scored(GoFish(), 0.1, "i have none", None), Scored(Answer(1), 0.7, "i have one", None)
+    >>> answers_differ(fish, [fish, one], ctx), answers_differ(fish, [fish], ctx)
+    (True, False)
+    """
+    if context.phase != "answer" or context.partial is not None or not _moves_cards(best.intent):
+        return False
+    return any(s.text != best.text and s.note != "confusable" and _moves_cards(s.intent) and s.intent != best.intent
+               for s in ranked)
+
+
+def _moves_cards(intent: Intent) -> bool:
+    """A go fish (a card drawn) or an answer with its count (cards given)."""
+    return isinstance(intent, GoFish) or isinstance(intent, Answer) and intent.count is not None
 
 
 _SLOT_OF = {Ask: ("rank", "target"), Answer: ("count",), Book: ("rank",)}
@@ -662,10 +692,16 @@ def _affirms(intent: Intent, partial: Intent, text: str, vocab: Vocabulary) -> b
     answer with no count) or "yes, one" at "One four?". The mirror of :func:`_restates`."""
     from tabletop.language.normalise import normalise
 
-    if type(intent) is not type(partial) or not _SLOT_OF.get(type(partial)):
-        return False
     words = normalise(text, vocab)
     if not words or words[0] not in vocab.single_words("yes"):
+        return False
+    if isinstance(intent, Answer) and intent.count is None and not isinstance(partial, (Ask, Answer, GoFish)):
+        # "yes i do" at "A book of fours?": an answer makes no sense there, so it is the yes it opens
+        # with, padded (the decoders fill a short "yes" with "i do", "i have them"); taken for an
+        # answer it asked "Yes, you have some?", a "no", the sentence again and its question again.
+        # Not at an ask or a go fish being checked, where the target's answer may be meant.
+        return True
+    if type(intent) is not type(partial) or not _SLOT_OF.get(type(partial)):
         return False
     return all(getattr(intent, k) is None or getattr(intent, k) == getattr(partial, k)
                for k in _SLOT_OF[type(partial)])
@@ -715,6 +751,8 @@ def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent
             cost += 0.5
             note = "not the rank asked for"
     elif isinstance(intent, Book):
+        if context.dealing and phase == "ask":
+            cost = min(cost, vocab.phase_cost(phase, "ask"))  # a book from the deal, called before the first ask
         if intent.rank in context.booked:
             cost += 1.0
             note = "rank booked"

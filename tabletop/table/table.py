@@ -187,11 +187,24 @@ class Table:
             booked=frozenset(r for r in RANKS if settled.closed(r)),
             askable=frozenset(settled.players[i] for i in range(len(settled.players)) if settled.can_be_asked(i)),
             asking=game.rules.asking,
+            dealing=not state.started,
+            most_given=self._most_given(),
             proven=frozenset(
                 r for r in RANKS if not state.closed(r) and any(
                     state.knowledge.holds_at_least(i, r) >= game.rules.book_size for i in range(len(state.players)))),
             **(pending.context_fields() if pending is not None else {}),
         )
+
+    def _most_given(self) -> int | None:
+        """The most cards the target of the pending ask can plausibly give: what their hand holds,
+        fewer than a book (they would have laid it), and what the other books and the asker's known
+        cards of the rank leave. None when no ask is pending."""
+        state, rules = self.game.state, self.game.rules
+        ex = state.exchange
+        if ex is None or state.phase not in (Phase.ANSWER, Phase.COUNT):
+            return None
+        left = 4 - rules.book_size * state.times_booked(ex.rank) - state.knowledge.holds_at_least(ex.asker, ex.rank)
+        return max(0, min(3, state.hands[ex.target], rules.book_size - 1, left))
 
     def _choices(self, slot: str, intent: Intent | None) -> tuple[str, ...]:
         """What a missing slot can be: the ranks that can be asked, the players who can be asked, the counts."""

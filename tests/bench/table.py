@@ -502,7 +502,7 @@ class SpokenTable(simtable.SimulatedTable):
             value = meant[slot]
             try:
                 self._until(speaker, f"no, I said {_slot_words(slot, value)}",
-                            lambda i: i.get("type") == "correct" and i.get(slot) == value)
+                            lambda i: i.get("type") == "correct" and i.get(slot) == value, slot=(slot, value))
                 return True
             except GaveUp:
                 pass  # the correction is not understood (nothing changed): take it back instead, as people do
@@ -517,7 +517,7 @@ class SpokenTable(simtable.SimulatedTable):
             self.type_line("scratch that")
         return False
 
-    def _until(self, speaker: str, line: str, ok: Any) -> None:
+    def _until(self, speaker: str, line: str, ok: Any, slot: tuple[str, Any] | None = None) -> None:
         for attempt in range(MAX_TRIES):
             out, _replies = self.utter(speaker, line, attempt)
             if out.kind == "acted" and ok(out.intent or {}):
@@ -525,10 +525,22 @@ class SpokenTable(simtable.SimulatedTable):
             if out.kind == "acted":
                 self.wrong(speaker, f"repairing with {line!r}, acted on {out.intent}")
                 raise Derailed(f"{line!r} acted on as {out.intent}")
-            if out.kind == "asked":
-                out, _replies = self.utter(speaker, "yes" if ok(out.intent or {}) else "no")
+            answers = 0
+            while out.kind == "asked" and answers < 3:
+                if slot is not None and out.expects == slot[0]:
+                    # "Which one?" while correcting a rank: the rank alone ("queens"), as `_say` answers
+                    # a question for one slot (a "no" there is not listened for: said again and again,
+                    # the player gave up)
+                    answer = _slot_words(*slot)
+                else:
+                    answer = "yes" if ok(out.intent or {}) else "no"
+                answers += 1
+                out, _replies = self.utter(speaker, answer)
                 if out.kind == "acted" and ok(out.intent or {}):
                     return
+                if out.kind == "acted" and out.intent is not None and out.intent.get("type") != "query":
+                    self.wrong(speaker, f"repairing with {line!r}, answered {answer!r}, acted on {out.intent}")
+                    raise Derailed(f"{answer!r} acted on as {out.intent}")
         raise GaveUp(f"gave up on {line!r}")
 
     def quiet(self) -> None:

@@ -331,7 +331,7 @@ class PocketSphinxRecogniser:
             # was acted on as a count. It costs CPU after the end of speech (the whole decode waits for
             # it), only for these short answers.
             return _Stream(self, name, players, live and self._primed and not (short and measure), measure, short,
-                           _takes_yes_no(context), _answers_an_ask(context))
+                           _takes_yes_no(context), _answers_an_ask(context), _only_count(context))
         except BaseException:
             self._lock.release()
             raise
@@ -472,7 +472,7 @@ class PocketSphinxRecogniser:
             return False
 
     def _bare_answer(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str],
-                     keeps_count: bool = False) -> str | None:
+                     keeps_count: bool = False, only_count: int | None = None) -> str | None:
         """The bare "yes" or "no" that opens the grammar's reading when the open decoder heard that
         answer and nothing that matters, else None. For the answer to an ask or a yes/no question.
 
@@ -493,7 +493,14 @@ class PocketSphinxRecogniser:
         word to hear than the "yes" that confirms it (the clean simulated games' typed sentences).
         A reading that names a player is never cut: the grammar pads babble with ranks and counts, not
         names, and "no, Ben" cut to "no" at "Cho, sevens?" was acted on as Cho's go fish
-        (``understanding.py``)."""
+        (``understanding.py``).
+
+        With ``only_count`` (the one count the target can give: one card, in the pairs game or from a
+        hand of one), a yes with that count ("yes, one") is backed as a whole by the open decoder's yes:
+        the count is the game's, and the open decoder, free to hear any word, rarely hears a "one" ("yes
+        a minute", "yes why", "yes i do mind"): right answers were asked back ("One ten?"), the
+        commonest extra utterance of the simulated pairs games at 20 dB. The whole reading is returned.
+        Only after a yes: "i have one" is too near "i have none"."""
         words = grammar_text.split()
         if not words:
             return None
@@ -510,17 +517,37 @@ class PocketSphinxRecogniser:
             slots = {slot for slot, _ in values}
             if "target" in slots:
                 return None  # a player's name is no padding: "no, Ben" corrects the ask, it is no "nope"
-            if keeps_count and said == yes and slots == {"count"}:
+            implied = keeps_count and said == yes and only_count is not None and \
+                values == {("count", str(only_count))}
+            if keeps_count and said == yes and slots == {"count"} and not implied:
                 return None
             for text in best_texts:
                 heard = text.split()
                 if not heard or self._parse(heard[0], players) != said or slot_values_said(text, players):
                     continue
                 if self._parse(text, players) in (None, said):
-                    return head
+                    return grammar_text if implied else head
         except Exception:  # noqa: BLE001 - a parser failure: the reading as it was
             return None
         return None
+
+    def _count_said_aloud(self, grammar_text: str, spoken: str, players: Sequence[str]) -> bool:
+        """Whether the count of the grammar's reading of an answer to an ask ("yes, two") is among
+        the words the open decoder heard at the speaker's level (``spoken``: its best reading
+        without the words quieter than the table's background), or the reading holds no count.
+
+        A count moves cards, and a short answer leaves the babble after it for both decoders to fill
+        with the values their grammars allow. Ana's "yes, 1" at 20 dB was read "yes i have three" by
+        the grammar and "yes i wanted three" by the open decoder: backed by their words in common and
+        acted on as three eights, where the loud words were "yes wanted" and the "three" lay in the
+        babble 1.5 s later. A count not said aloud is asked about ("Three eights?")."""
+        try:
+            from tabletop.language.understand import slot_values_of, slot_values_said
+
+            counts = {v for v in slot_values_of(self._parse(grammar_text, players)) if v[0] == "count"}
+            return not counts or counts <= slot_values_said(spoken, players)
+        except Exception:  # noqa: BLE001 - a parser failure: the reading as it was
+            return True
 
 
 def _lcs(a: list[str], b: list[str]) -> int:
@@ -540,8 +567,9 @@ class _Stream:
 
     def __init__(self, owner: PocketSphinxRecogniser, search: str, players: tuple[str, ...], live: bool,
                  check_fit: bool = False, short_answer: bool = False, yes_no: bool = False,
-                 answers_ask: bool = False) -> None:
+                 answers_ask: bool = False, only_count: int | None = None) -> None:
         self.owner = owner
+        self.only_count = only_count
         self.yes_no = yes_no
         self.answers_ask = answers_ask
         self.search = search
@@ -686,8 +714,12 @@ class _Stream:
                     if same:
                         agreement = max(agreement, 1.0 if spoken == text else 0.9)
             bare = owner._bare_answer(text, [open_texts[0] if open_texts else "", spoken], self.players,
-                                      keeps_count=self.answers_ask) if self.yes_no else None
-            if bare is not None:
+                                      keeps_count=self.answers_ask, only_count=self.only_count) if self.yes_no else None
+            if bare is not None and bare == text and len(text.split()) > 1:
+                # "yes one" where one card is all the target can give, the open decoder hearing the yes
+                # and nothing that matters: the count is the game's, not the babble's (see _bare_answer)
+                trace["count_implied"] = True
+            elif bare is not None:
                 said_alone = _said_alone(loudness, segs, owner._open.seg() or ())
                 trace["said_alone"] = said_alone
                 if said_alone["others"]:
@@ -710,6 +742,12 @@ class _Stream:
                 # on (see _best_holds_slots).
                 slot_unheard = True
                 trace["slot_unheard"] = True
+            if self.answers_ask and bare is None and not slot_unheard and spoken and \
+                    not owner._count_said_aloud(text, spoken, self.players):
+                # A count the open decoder did not hear at the speaker's level: asked about ("Three
+                # eights?"), never acted on (see _count_said_aloud).
+                slot_unheard = True
+                trace["count_unheard"] = True
             trace["open"] = open_texts
             trace["agreement"] = agreement
         fit = None
@@ -744,9 +782,15 @@ class _Stream:
             # Other readings worth considering: open hypotheses that are commands too, in
             # the words this phase's grammar listens for (the open decoder knows the whole
             # game's words: "undo" is no alternative to a "two" at "How many?").
+            # A bare yes or no said alone (see _bare_answer and _said_alone): the open decoder's longer
+            # readings are that answer padded with the babble after it ("no fives", "nope ace" where
+            # "nope" was said), no rivals to it. Offered, they split its share: real "nope"s heard
+            # as "nope" by both decoders were asked back ("Go fish?") in the simulated games at 20 dB.
+            longest = len(text.split()) if bare is not None else None
             allowed = owner._vocab.get(self.search)
             for t in open_texts:
                 if (t != text and len(alts) < owner.nbest - 1 and (allowed is None or set(t.split()) <= allowed)
+                        and (longest is None or len(t.split()) <= longest)
                         and owner._parse(t, self.players) is not None):
                     alts.append(t)
         trace["alternatives"] = alts
@@ -923,6 +967,11 @@ def _takes_yes_no(context: Any) -> bool:
     if expects is not None:
         return expects == "yes_no"
     return getattr(context, "phase", None) in ("answer", "confirm")
+
+
+def _only_count(context: Any) -> int | None:
+    """The one count the target of the ask can give (``Context.most_given`` of one), else None."""
+    return 1 if _answers_an_ask(context) and getattr(context, "most_given", None) == 1 else None
 
 
 def _answers_an_ask(context: Any) -> bool:
