@@ -294,9 +294,10 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     return kept
 
 
-BESIDE_SEEDS = 12
+BESIDE_SEEDS = 24
 """Cards read surely at one index corner whose index strip is searched for the indices beside it (``_indices_beside``),
-surest first (a deal's four fans of 13 need three or more each: with 4, bidly's deal 7 lost its jack of spades)."""
+surest first (a deal's four fans of 13 need several each: with 4, bidly's deal 7 lost its jack of spades; with 12,
+deals 1, 4 and 5 a queen of hearts, a ten of diamonds and a queen of hearts; 52 finds no more than 24)."""
 BESIDE_REACH = 1.0
 """... up to this share of the card's width either way along its top edge (a squared pile slid open shows its
 cards' indices a fifth to a third of a width apart; four of them span about a width)."""
@@ -305,6 +306,9 @@ BESIDE_GLYPH = (0.3, 1.4)
 blur), when it is this tall and no wider against the read glyph (the same deck: perspective and a fan's turn only)
 and its top lies within ``BESIDE_TOP`` of the read glyph's height of that glyph's."""
 BESIDE_TOP = 0.4
+BESIDE_WITH_PIP = 2.2
+"""... or up to this tall where the suit pip below it has run into it (bidly's deal 7: a jack's hook touching its
+heart)."""
 BESIDE_TURN = math.radians(50)
 """A card read beside another is one of its fan or pile when it lies within this turn of it (``_fan_turn``: a fan of
 four at 15 degrees a card spans 45)."""
@@ -314,6 +318,11 @@ would give a turn many times too large)."""
 BESIDE_NUDGES = (0.04, 0.08)
 """Where a card found beside another does not read surely, it is read again moved this share of a width towards its
 glyph (no further than the glyph: ``_indices_beside``)."""
+BESIDE_MIN_CONFIDENCE = 0.7
+"""A card found beside another is kept when it reads at least this surely, a suit named: it lies at the size and the
+way round of a card read surely beside it, where a fan's or a pile's next index lies (bidly deals: a jack of spades
+and a king and a queen of hearts by their pictures' frames, an ace of hearts in a hand's shadow, read 0.71-0.77, each
+right). Below ``books.SURE`` it names a card and counts for no book."""
 BESIDE_TRIED = 0.05
 """Two slid quads whose index corners lie closer than this share of a short side are read once (the reader's own
 leeway: an index read at a corner a twentieth of a width off still reads)."""
@@ -370,17 +379,20 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
             if trace is not None:
                 trace.append(Hypothesis(corners, "corner", reading))
             across = (corners[1] - corners[0]) / VIEW_W  # a view pixel along the top edge, in the frame
+            best = (reading, corners)
             for nudge in BESIDE_NUDGES:
-                if reading.suit is not None and reading.confidence >= SURE_AT_BOTH or nudge * VIEW_W > seed_inset - 2:
+                if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH or nudge * VIEW_W > seed_inset - 2:
                     break
                 # the card's edge nearer its glyph than the card read beside it has its: the print of the card under
                 # it (a pip cut by its edge) lay in the view left of its glyph
-                nudged = (corners + nudge * VIEW_W * across).astype(np.float32)
-                reading = _read_corners(image, nudged, reader)
+                corners = (corners + nudge * VIEW_W * across).astype(np.float32)
+                again = _read_corners(image, corners, reader)
                 if trace is not None:
-                    trace.append(Hypothesis(nudged, "corner", reading))
-                corners = nudged
-            if reading.suit is None or reading.confidence < SURE_AT_BOTH or reading.glyph is None:
+                    trace.append(Hypothesis(corners, "corner", again))
+                if again.suit is not None and (best[0].suit is None or again.confidence > best[0].confidence):
+                    best = (again, corners)  # the surest of the places read
+            reading, corners = best
+            if reading.suit is None or reading.confidence < BESIDE_MIN_CONFIDENCE or reading.glyph is None:
                 continue
             other = replace(cand, corners=corners, shown=_index_zone(reading, corners), under=-1, confirm=False,
                             paired=False, by_index=True, by_parts=False)
@@ -388,8 +400,17 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
             rest = [(r, c) for r, c in hidden if not any(c is c2 and _same_card(r, reading) for _, c2 in there)]
             if any(not _other_ink(reading, other, seen, c) and _one_card(reading, other, seen, c) for seen, c in rest):
                 continue
+            if reading.confidence < SURE_AT_BOTH and any(_glyph_on_glyph(reading, other, seen, c) for seen, c in rest):
+                continue  # an index read already, read again less surely with another suit (hung across a fan's turn)
             hidden = rest + [(reading, other)]
     return hidden
+
+
+def _glyph_on_glyph(reading, cand, seen, other) -> bool:
+    """True if the rank glyph ``cand`` was read at lies on the one ``other`` was read at (less than ``GLYPHS_APART`` of
+    the larger's height apart in the frame): one index read twice."""
+    a, b = _glyph_in_frame(reading, cand), _glyph_in_frame(seen, other)
+    return a is not None and b is not None and float(_length(a[0] - b[0])) < GLYPHS_APART * max(a[1], b[1])
 
 
 BESIDE_STRIP = ((0.05, 1.0), (-0.3, 0.3))
@@ -506,7 +527,7 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
     glyph_top = gy - top
     lefts = sorted((int(x), int(y) - glyph_top, int(w)) for x, y, w, h, _ in stats[1:]
-                   if BESIDE_GLYPH[0] * gh <= h <= BESIDE_GLYPH[1] * gh and w <= BESIDE_GLYPH[1] * gh
+                   if BESIDE_GLYPH[0] * gh <= h <= BESIDE_WITH_PIP * gh and w <= BESIDE_GLYPH[1] * gh
                    and abs(y - glyph_top) <= BESIDE_TOP * gh)
     starts: list[tuple[int, int]] = []
     one_wide = 0
