@@ -429,8 +429,10 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
             continue
         glyphs_used.update(digits + [k for k in held if k >= 0])
         pips_used.add(p)
+        # an index on a pip another glyph's took is as doubtful as one found in parts: kept only if read surely
+        doubtful = max(ids[digits + [p]]) + 1 >= count or pip_takers[p] > 0
         pip_takers[p] += 1
-        found.append((*hung, max(ids[digits + [p]]) + 1 >= count, faint[r]))
+        found.append((*hung, doubtful, faint[r]))
     return found
 
 
