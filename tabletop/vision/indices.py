@@ -327,8 +327,9 @@ _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 25
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float], in_parts: bool = True,
                    pip: tuple[float, float] = (_GLYPH_PX[0], _GLYPH_MIN_AREA),
                    ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool, bool]]:
-    """The card quads hung on the indices of one level, their index zones' boxes, whether an index was found only
-    in parts of its ink (``_parts_apart``) or in faint ink (``_grown_at_faint``), and whether its rank glyph held
+    """The card quads hung on the indices of one level, their index zones' boxes, whether an index is doubtful (found
+    only in parts of its ink (``_parts_apart``) or in faint ink (``_grown_at_faint``), or on a pip another glyph's
+    index took: ``PIP_TAKERS``), and whether its rank glyph held
     together only in faint ink. ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
     mask, deep, faint = _ink_mask(level, in_parts)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
@@ -462,7 +463,8 @@ PIP_TAKERS = 2
 """A suit pip hangs the indices of at most this many rank glyphs, the likeliest first. A part of a court card's picture
 or of a big pip beside an index can pair with its pip at a better fit than its own rank glyph (a king of clubs in a
 full-HD row: its big club's lobe, beside the small one, is a "glyph" over it); with one taker the pip was gone and
-the index never hung. The reader tells which is a card. Books bench (12 a layout, 5 frames) with one / two: book
+the index never hung. The reader tells which is a card: the second is doubtful (``by_parts``), kept only if read
+surely (Edje photos: unsure reads on no label otherwise, 44 -> 49). Books bench (12 a layout, 5 frames) with one / two: book
 card-frames with no hypothesis on their index fan 70 / 59 of 220, row 36 / 33 of 240; read surely fan 92 / 102,
 row 163 / 167, square 200 / 203, pile 173 / 176; books 28 / 28 of 47, 0 / 0 false."""
 
