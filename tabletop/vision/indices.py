@@ -463,10 +463,11 @@ PIP_TAKERS = 2
 """A suit pip hangs the indices of at most this many rank glyphs, the likeliest first. A part of a court card's picture
 or of a big pip beside an index can pair with its pip at a better fit than its own rank glyph (a king of clubs in a
 full-HD row: its big club's lobe, beside the small one, is a "glyph" over it); with one taker the pip was gone and
-the index never hung. The reader tells which is a card: the second is doubtful (``by_parts``), kept only if read
-surely (Edje photos: unsure reads on no label otherwise, 44 -> 49). Books bench (12 a layout, 5 frames) with one / two: book
-card-frames with no hypothesis on their index fan 70 / 59 of 220, row 36 / 33 of 240; read surely fan 92 / 102,
-row 163 / 167, square 200 / 203, pile 173 / 176; books 28 / 28 of 47, 0 / 0 false."""
+the index never hung. The reader tells which is a card; the second is doubtful (``by_parts``: kept only if read
+surely), else Edje photos had 5 more unsure reads on no label. Books bench (12 a layout, 5 frames), one / two takers:
+book card-frames with nothing on their index fan 70 / 59 of 220, row 36 / 33 of 240; read surely fan 92 / 102, row
+163 / 167, square 200 / 203, pile 173 / 176; books 28 / 28 of 47, 0 / 0 false. Edje 509 / 509 of 527, bidly 285 /
+285 of 350."""
 
 
 EDGES_NEEDED = 1
