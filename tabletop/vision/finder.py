@@ -313,7 +313,8 @@ class CornerCandidate:
     confirm: bool = False  # a size guessed, not measured: a card only if its opposite index reads the same rank
     by_index: bool = False  # hung on an index found by its ink alone (``indices.find_indices``), no outline seen
     paired: bool = False  # spanned by its two indices (``indices.pair_indices``): its corners measured, not guessed
-    by_parts: bool = False  # its index found only in parts of its ink that come apart at a deeper contrast
+    by_parts: bool = False  # its index found only in parts of its ink that come apart at a deeper contrast,
+    # or on a pip another index took (``indices.PIP_TAKERS``): kept only if read surely
 
     @functools.cached_property
     def short_side(self) -> float:  # asked many times of each hypothesis when they are compared: worked out once
