@@ -754,8 +754,6 @@ def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent
             cost += 0.5
             note = "not the rank asked for"
     elif isinstance(intent, Book):
-        if context.dealing and phase == "ask":
-            cost = min(cost, vocab.phase_cost(phase, "ask"))  # a book from the deal, called before the first ask
         if intent.rank in context.booked:
             cost += 1.0
             note = "rank booked"
