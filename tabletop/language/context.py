@@ -52,9 +52,6 @@ class Context:
     """The most cards the target of the pending ask can plausibly give (a player lays a book as soon as
     they hold one: a pair in the pairs game), None when no ask is pending. A count above it is
     likelier misheard than said, and is checked ("Three sevens?")."""
-    dealing: bool = False
-    """No ask made yet: the books laid from the deal ("Ben has a book of nines") are called now, as
-    expected as the first ask."""
 
     expects: str | None = None
     """What tabletop's pending question waits for (one of :data:`EXPECTS`), None when nothing is asked."""

@@ -187,7 +187,6 @@ class Table:
             booked=frozenset(r for r in RANKS if settled.closed(r)),
             askable=frozenset(settled.players[i] for i in range(len(settled.players)) if settled.can_be_asked(i)),
             asking=game.rules.asking,
-            dealing=not state.started,
             most_given=self._most_given(),
             proven=frozenset(
                 r for r in RANKS if not state.closed(r) and any(

@@ -40,3 +40,30 @@ def test_queens_heard_as_threes_is_checked() -> None:
     assert replies[0].event["heard"] == "ana threes", events  # misheard as in the game
     assert replies[-1].text == "Ana, threes?" and events[-1]["event"] == "question", events
     assert table.game.public() == before
+
+
+def test_a_book_rank_given_to_which_rank_is_checked() -> None:
+    """"A book of which rank?" answered "threes", heard "queens" by both decoders at 0.8 (Ben, en+m6 at
+    135 words a minute, the pairs game at 20 dB, seed 4101): a rank word heard alone is checked
+    ("Queens?") as for an ask, never acted on; it laid a pair of queens."""
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.speech import synth
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+    from tabletop.table import Table
+
+    def heard(text: str, confidence: float) -> Transcript:
+        return Transcript(text, confidence, (Alternative(text, confidence),), engine="pocketsphinx")
+
+    table = Table.new(("Ana", "Ben"), Rules.preset("pairs"), durable=False)
+    table.hear_text("Ben, do you have any sevens?")
+    table.hear_text("go fish")
+    table.idle()
+    assert table.hear(heard("i've all the threes", 0.45))[-1].text == "A book of threes?"
+    assert table.hear(heard("nah two", 0.9))[-1].text == "Twos?"
+    assert table.hear(heard("no", 0.95))[-1].text == "Okay. A book of which rank?"
+    before = table.game.public()
+    replies = table.hear_audio(synth.realistic("threes", voice="en+m6", speed=135, snr_db=20, seed=4101 * 1000 + 21),
+                               PocketSphinxRecogniser(("Ana", "Ben")))
+    events = [r.event for r in replies]
+    assert replies[0].event["heard"] == "queens", events
+    assert replies[-1].text == "Queens?" and table.game.public() == before, events
