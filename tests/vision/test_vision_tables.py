@@ -34,6 +34,8 @@ BOOKS_READ_NOW = ("book_row", "book_square", "book_pile")  # and the square of k
 # square and the pile live since a book is decided over frames by evidence and a pile's cards are told apart
 LIGHTS_READ_NOW = ("even", "gradient", "dim")  # even and gradient since the eighth session (they passed marked: the
 # marks are off); dim since a card's side is a step of a share of the light (finder.STEP_SHARE: 13 -> 14 of 15)
+LAYOUTS_READ_NOW = ("row", "fanned")  # fanned since the twelfth session (indices searched beside read ones, a pip
+# hanging two glyphs' indices)
 PENDING = pytest.mark.xfail(strict=False, reason="issue 11: the card finder does not yet find cards on any table")
 
 
@@ -84,7 +86,7 @@ def test_cards_are_read_in_every_light(light: str) -> None:
                     for i in range(3)])
 
 
-@pytest.mark.parametrize("layout", [pytest.param(layout, marks=PENDING) if layout != "row" else layout
+@pytest.mark.parametrize("layout", [layout if layout in LAYOUTS_READ_NOW else pytest.param(layout, marks=PENDING)
                                     for layout in ("scattered", "row", "touching", "overlapping", "fanned")])
 def test_cards_are_read_in_every_layout(layout: str) -> None:
     _assert_floors([_cards(SEED + 200 + i, layout=layout, camera="hd", light="even", count=6) for i in range(3)])
