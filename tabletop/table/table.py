@@ -97,6 +97,7 @@ class Table:
         self.stopped = False
         self._pending: Pending | None = None  # the one question tabletop waits on (see .pending)
         self._heard_well = True  # False while ruling on an utterance the recogniser heard unsurely
+        self._heard_alike: str | None = None  # while ruling: the words both decoders read, when they agreed
         self._lock = threading.RLock()        # the live ears thread reads context() while the game moves
         self._written = len(referee.log)
 
@@ -226,10 +227,13 @@ class Table:
         with self._lock:
             best = transcript.candidates()[0] if transcript.candidates() else None
             self._heard_well = _heard_surely(transcript, best.text if best is not None else "")
+            self._heard_alike = best.text if best is not None and transcript.engine != "text" and \
+                best.confidence >= HEARD_ALIKE else None
             try:
                 replies = self._hear(transcript)
             finally:
                 self._heard_well = True
+                self._heard_alike = None
             replies += self._settle_if_closed()
             pending = self.pending
             if pending is not None and replies and replies[-1].event.get("event") != "question":
@@ -295,6 +299,11 @@ class Table:
                     return self._rule(intent, pending.text if pending.kind == "slot" else transcript.text, base)
                 if pending.kind == "slot" and heard.missing == pending.slot:
                     likely = _merge(heard.likely, pending.likely)
+                    if pending.slot == "rank" and len(pending.choices) > 2 and pending.misses >= 1 and \
+                            not pending.evidence and self._said_alone(heard, "rank", pending.choices):
+                        # Said again after "Sorry, I didn't catch that": heard alike by both decoders
+                        # with no other rank in any reading, it is acted on (see _said_alone).
+                        return self._rule(intent, pending.text, base)
                     if pending.slot == "rank" and len(pending.choices) > 2:
                         # A rank heard once is checked with a yes/no ("Sevens?"), far easier to hear
                         # than a rank word: real rank words heard alone were wrong 6% of the time
@@ -438,10 +447,39 @@ class Table:
         allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
         if self._heard_well and _corrected_surely(value, pending.evidence, now, allowed):
             return self._rule(intent, pending.text, base)
+        if slot == "rank" and _first_word(heard.text) in _no_words() and self._said_alone(heard, slot, allowed) \
+                and value not in _confusable_with(checked):
+            # "No, six" to "Threes?", the six heard alike by both decoders and alone: the second
+            # hearing, after a value denied, is acted on (see _said_alone). Not a rank the recogniser
+            # confuses with the one denied ("no, twos" to "Sixes?"): that may be one sound heard twice.
+            return self._rule(intent, pending.text, base)
         # The value denied stays out of play: a real FSDD "six" heard "ten", then "no nine", then "ten"
         # again to "Nines?" was acted on as tens when the denied tens were still a choice.
         return [self._check(replace(pending, misses=pending.misses + 1, choices=allowed), intent,
                             tuple(v for v in pending.likely if v != checked), base, heard=heard)]
+
+    def _said_alone(self, heard: Understanding, slot: str, allowed: tuple[str, ...]) -> bool:
+        """Whether the value ``heard`` gives ``slot`` is sure on its own, heard a second time (said
+        again after "Sorry, I didn't catch that", or "no, six" to "Threes?"): both decoders read the
+        same words (confidence at least :data:`HEARD_ALIKE`), no reading held another value, the
+        value is still in play, and it is not what a value in play is steadily heard as (a said
+        six is heard "ten": see :func:`_steadily_heard_for`).
+
+        A rank word heard once is checked however sure; heard so a second time, it is acted on.
+        Real rank words of the speech bench (FSDD, Speech Commands; ``tests/bench/speech.py
+        --context-only --real-limit 80 --repeat other``, all speakers) said again or as "no, six"
+        were heard so 5 times, all right; heard alone but below :data:`HEARD_ALIKE` (0.82 to 0.84),
+        2 of 4 were wrong (a "six" heard "no four", "no eight"). On a first hearing, 114 read so in
+        the tune and check halves were all right, where 48 as sure with another rank among the
+        readings were wrong 12 times (a "six" heard "three", "eight" or "king", an "eight" heard
+        "king"); a FSDD "six" heard "ten" alone is kept out by the last rule."""
+        now = _evidence(heard, slot)
+        if self._heard_alike is None or heard.text != self._heard_alike or len(now) != 1:
+            return False
+        value = now[0][0]
+        if heard.intent is None or _slot_json(heard.intent, slot) != value or value not in allowed:
+            return False
+        return not any(said in allowed for said in _steadily_heard_for(value))
 
     def _asker(self, intent: Intent | None) -> str | None:
         settled = self.game.settled()
@@ -681,6 +719,11 @@ def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
 
 Evidence = tuple[tuple[str, float], ...]
 
+HEARD_ALIKE = 0.9
+"""A reading whose confidence is at least this was read in the same words by both of PocketSphinx's
+decoders (the grammar's and the open one's: the confidence is their agreement times the acoustic
+score; the table acts on a count only then, see understand._SURE_COUNT)."""
+
 CORRECTION_RATIO = 3.0
 """A corrected value is acted on when its evidence summed over the hearings is at least this many
 times that of any other value still in play (see :func:`_corrected_surely`)."""
@@ -760,6 +803,21 @@ def _steadily_confused(value: str) -> tuple[str, ...]:
         if value in (a.symbol, b.symbol):
             out.append(b.symbol if value == a.symbol else a.symbol)
     return tuple(out)
+
+
+def _confusable_with(value: str) -> tuple[str, ...]:
+    """The ranks a recogniser confuses with ``value`` (vocabulary.yaml's ``confusable_ranks``)."""
+    return tuple(b.symbol if a.symbol == value else a.symbol for a, b in load_vocabulary().confusable_ranks
+                 if value in (a.symbol, b.symbol))
+
+
+def _steadily_heard_for(value: str) -> tuple[str, ...]:
+    """The values a recogniser steadily hears as ``value`` (vocabulary.yaml's
+    ``steadily_confused_ranks``, each pair the word said, then what it is heard as: a FSDD "six"
+    was heard "ten" in 15 of 25 recordings). "Ten" heard alone may be a six; "six" is not known to
+    be heard for a ten (no real recording says "ten")."""
+    return tuple(said.symbol for said, heard_as in load_vocabulary().steadily_confused_ranks
+                 if heard_as.symbol == value)
 
 
 def _slot_json(intent: Intent, slot: str) -> str:
