@@ -96,6 +96,10 @@ FIT_RESCUE = FIT_SURE
 # words otherwise (see PocketSphinxRecogniser._slots_heard_alike): that of its best reading being the
 # same command in other words (the top of _agreement's n-best rule).
 SLOTS_BACKED = 0.9
+# A reading's rank whose confusable partner (vocabulary.yaml ``confusable_ranks``) this many of the
+# open decoder's n-best readings hold is checked ("Aces?"), never acted on, however both decoders'
+# best readings agree (see PocketSphinxRecogniser._confusable_rank_heard).
+CONFUSABLE_HEARD_MIN = 1
 # How far under the speaker's words (the median loudness of the grammar's words) a word the open
 # decoder heard is background, not the speaker (see _spoken). At 20 dB of babble the open
 # decoder's extra words lie 18-20 dB under the speech; a speaker's own words lie within about 10 dB
@@ -471,6 +475,33 @@ class PocketSphinxRecogniser:
         except Exception:  # noqa: BLE001 - a parser failure backs nothing
             return False
 
+    def _confusable_rank_heard(self, grammar_text: str, nbest: Sequence[str], players: Sequence[str]) -> str | None:
+        """The rank confusable with the grammar reading's rank (``confusable_ranks``) that at least
+        ``CONFUSABLE_HEARD_MIN`` of the open decoder's n-best readings hold, else None.
+
+        Two decoders agreeing on a rank prove little between two ranks a recogniser confuses: they hear
+        the same sound with the same model. En+m6's "Ana, got any 8s?" at 20 dB was read "ana got any
+        aces" by the grammar and "ana got an aces" by the open decoder's best reading without the
+        background's words (backed 0.9, confidence 0.845) and acted on as an ask of aces, while 5 of
+        the open decoder's 25 readings held an eight (the simulated pairs game, seed 4101). Such a
+        reading is asked about ("Ana, aces?"); a rank whose partner no reading holds is left alone."""
+        try:
+            from tabletop.language.understand import slot_values_said
+            from tabletop.language.vocabulary import load_vocabulary
+
+            mine = self._parse(grammar_text, players)
+            rank = getattr(mine, "rank", None)
+            if rank is None:
+                return None
+            partners = {b if rank is a else a for a, b in load_vocabulary().confusable_ranks if rank in (a, b)}
+            for partner in partners:
+                value = ("rank", partner.symbol)
+                if sum(1 for t in nbest if t and value in slot_values_said(t, players)) >= CONFUSABLE_HEARD_MIN:
+                    return value[1]
+        except Exception:  # noqa: BLE001 - a parser failure leaves the reading as it was
+            return None
+        return None
+
     def _bare_answer(self, grammar_text: str, best_texts: Sequence[str], players: Sequence[str],
                      keeps_count: bool = False, only_count: int | None = None) -> str | None:
         """The bare "yes" or "no" that opens the grammar's reading when the open decoder heard that
@@ -775,6 +806,13 @@ class _Stream:
             trace["slots_backed"] = agreement  # the looser backing it had
             agreement = SLOTS_BACKED
             trace["agreement"] = agreement
+        if agreement > 0.0 and not slot_unheard and not self.short_answer:
+            partner = owner._confusable_rank_heard(text, open_texts, self.players)
+            if partner is not None:
+                # A rank the recogniser confuses with one the open decoder's n-best list also heard:
+                # asked about ("Ana, aces?"), never acted on (see _confusable_rank_heard).
+                slot_unheard = True
+                trace["confusable_heard"] = partner
         word_conf = [c for _, c in words] or [0.5]
         acoustic = min(1.0, 0.5 + 0.5 * min(word_conf) ** 0.5)
         trace["acoustic"] = acoustic
