@@ -119,12 +119,10 @@ def test_a_correction_both_hearings_read_is_acted_on() -> None:
 
 
 def test_a_correction_the_first_hearing_did_not_read_is_checked() -> None:
-    """ "no threes" read with another rank among its readings (tens) is not sure on its own: checked.
-    (Read alone by both decoders, it is acted on: test_table_second_hearing.py.)"""
     table = asked_for_the_rank()
     table.hear(readings(("sixes", 0.9),))
     before = table.game.public()
-    again = table.hear(readings(("no threes", 0.95), ("no tens", 0.57)))[-1]
+    again = table.hear(heard("no threes", 0.95))[-1]
     assert again.text == "Threes?" and table.game.public() == before
     # and this second hearing of threes is evidence for the next answer
     assert dict(table.pending.evidence)["3"] > 0.8
@@ -150,13 +148,12 @@ def test_a_correction_with_a_near_rival_is_checked() -> None:
 
 def test_a_correction_the_first_hearing_read_no_better_than_another_is_checked() -> None:
     """Real "six"es heard as "king" (eights, then threes close behind, among its readings) were heard
-    as "no eight" when the speaker said "no, six" (0.84, 0.85: not the same words from both decoders,
-    see test_table_second_hearing.py): the first hearing read eights no better than threes, so the
-    eights are checked, not acted on."""
+    as "no eight" when the speaker said "no, six": the first hearing read eights no better than
+    threes, so the eights are checked, not acted on."""
     table = asked_for_the_rank()
     table.hear(readings(("kings", 0.96), ("eights", 0.58), ("threes", 0.48)))
     before = table.game.public()
-    again = table.hear(heard("no eights", 0.85))[-1]
+    again = table.hear(heard("no eights", 0.97))[-1]
     assert again.text == "Eights?" and table.game.public() == before
 
 
