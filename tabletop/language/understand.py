@@ -507,11 +507,7 @@ def _likely_ranks(best: Scored, ranked: list[Scored], context: Context, vocab: V
     for s in ranked:
         if isinstance(s.intent, (Ask, Book)) and s.intent.rank is not None:
             out.append(s.intent.rank.symbol)
-    rank = best.intent.rank  # type: ignore[attr-defined]
-    for a, b in vocab.confusable_ranks:
-        other = b if rank is a else a if rank is b else None
-        if other is not None:
-            out.append(other.symbol)
+    out.extend(other.symbol for other in vocab.confused_with(best.intent.rank))  # type: ignore[attr-defined]
     values = tuple(dict.fromkeys(out))
     if context.choices:
         values = tuple(v for v in values if v in context.choices)
@@ -791,13 +787,11 @@ def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, .
     out: list[Intent] = []
     rank = getattr(intent, "rank", None)
     if isinstance(rank, Rank):
-        for a, b in vocab.confusable_ranks:
-            other = b if rank is a else a if rank is b else None
-            if other is not None:
-                if isinstance(intent, Ask) and intent.card is not None:
-                    out.append(replace(intent, rank=other, card=replace(intent.card, rank=other)))
-                else:
-                    out.append(replace(intent, rank=other))  # type: ignore[arg-type]
+        for other in vocab.confused_with(rank):
+            if isinstance(intent, Ask) and intent.card is not None:
+                out.append(replace(intent, rank=other, card=replace(intent.card, rank=other)))
+            else:
+                out.append(replace(intent, rank=other))  # type: ignore[arg-type]
     for slot in ("target", "player", "asker"):
         name = getattr(intent, slot, None)
         if isinstance(name, str):

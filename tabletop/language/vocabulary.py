@@ -154,6 +154,10 @@ class Vocabulary:
             return 0.0
         return float(table.get(intent_name, table.get("default", 0.0)))
 
+    def confused_with(self, rank: Rank) -> tuple[Rank, ...]:
+        """The ranks a recogniser confuses with ``rank`` (``confusable_ranks``), in the file's order."""
+        return tuple(b if rank is a else a for a, b in self.confusable_ranks if rank in (a, b))
+
     def single_words(self, name: str) -> frozenset[str]:
         """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
         and the one-word options of the rule ``name`` ("yes", "yeah", "sure" ...).

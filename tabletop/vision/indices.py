@@ -408,13 +408,12 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     position[ids + 1] = np.arange(len(ids))
     ink_sizes = np.where(faint, 0, s)  # a faint glyph's shape is no ten's other digit beside an ink glyph
     glyphs_used: set[int] = set()
-    pips_used: set[int] = set()
     pip_takers: Counter[int] = Counter()
     for _, r, p, hung in fits:
-        if r in glyphs_used or pip_takers[p] >= PIP_TAKERS or r in pips_used and p in glyphs_used:
+        if r in glyphs_used or pip_takers[p] >= PIP_TAKERS or r in pip_takers and p in glyphs_used:
             continue
         held = [int(k) for k in position[faint_held[ids[r] + 1 - faint_from]]] if faint[r] else []
-        if any(k in glyphs_used or k in pips_used for k in held):
+        if any(k in glyphs_used or k in pip_takers for k in held):
             continue
         # a ten's other digit in the ink's own shapes (a faint shape beside an ink glyph is print or shadow round it)
         digits = [r] + _other_digits(r, p, c, s if faint[r] else ink_sizes)
@@ -429,7 +428,6 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         if _card_edges(gray, rank, glyph(p)) < EDGES_NEEDED:  # the costliest test: last
             continue
         glyphs_used.update(digits + [k for k in held if k >= 0])
-        pips_used.add(p)
         # an index on a pip another glyph's took is as doubtful as one found in parts: kept only if read surely
         doubtful = max(ids[digits + [p]]) + 1 >= count or pip_takers[p] > 0
         pip_takers[p] += 1

@@ -493,8 +493,7 @@ class PocketSphinxRecogniser:
             rank = getattr(mine, "rank", None)
             if rank is None:
                 return None
-            partners = {b if rank is a else a for a, b in load_vocabulary().confusable_ranks if rank in (a, b)}
-            for partner in partners:
+            for partner in load_vocabulary().confused_with(rank):
                 value = ("rank", partner.symbol)
                 if sum(1 for t in nbest if t and value in slot_values_said(t, players)) >= CONFUSABLE_HEARD_MIN:
                     return value[1]
