@@ -510,6 +510,16 @@ class Table:
             ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
             self._pending = ask
             return [self._question(ask.question, base, meant, "confirm", ask)]
+        if heard.confirm and not self._heard_well and self._impossible_count(intent):
+            # "yes three" heard unsurely (the open decoder did not back it) where the target can give
+            # one card at most (the pairs game): the count is the babble's. Asking "Three jacks?" only
+            # led to "Ana can't give three" again and again (20 dB pairs game, seed 4101); the yes alone
+            # is asked about. Heard surely, the count is checked as heard ("Three jacks?"): the table
+            # may overrule what public knowledge says (test_table_implausible_counts.py).
+            meant = Answer(None)
+            ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
+            self._pending = ask
+            return [self._question(ask.question, base, meant, "confirm", ask)]
         if heard.confirm and not isinstance(intent, (Yes, No)):
             ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text,
                           evidence=_readings(heard))
@@ -521,6 +531,14 @@ class Table:
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
+
+    def _impossible_count(self, intent: Intent) -> bool:
+        """Whether ``intent`` is an answer whose count is more than the target of the pending ask can
+        give (``_most_given``), where they can give some."""
+        if not isinstance(intent, Answer) or intent.count is None:
+            return False
+        most = self._most_given()
+        return most is not None and 1 <= most < intent.count
 
     def _likelier_go_fish(self, intent: Intent, transcript: Transcript) -> bool:
         """Whether a heard correction opening with "no" comes right after an ask (nothing else said
