@@ -277,6 +277,15 @@ class Table:
             # A "yes" not heard surely confirms nothing: an unsure reading (a grammar reading the open
             # decoder did not back, capped below acting) never reaches an action through a question.
             return self._unsure(pending, heard, base, intent)
+        if pending.kind == "confirm" and isinstance(pending.intent, Answer) and \
+                not self._impossible_count(pending.intent) and self._impossible_count(intent):
+            # "yes two of them" to "One queen?" where one is all Ana can give: not a correction to two
+            # ("Two?", which no answer gets past), but her yes with the babble after it (20 dB pairs
+            # game, seed 4103: she gave up and typed). Heard surely, the yes confirms the count asked
+            # about, as a yes with words the noise made confirms an ask; else the question is asked again.
+            if _first_word(transcript.text) in _yes_words() and _heard_surely(transcript, heard.text):
+                return self._rule(pending.intent, pending.text, base)
+            return self._unsure(pending, heard, base, intent)
         if pending.confirms is not None:
             checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:

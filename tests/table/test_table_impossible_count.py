@@ -61,3 +61,36 @@ def test_a_count_heard_surely_is_asked_as_heard() -> None:
     table.hear_text("Ben, do you have any jacks?")
     replies = table.hear(Transcript("yes three", 0.95, (Alternative("yes three", 0.95),), engine="pocketsphinx"))
     assert replies[-1].text == "Three jacks?", [r.text for r in replies]
+
+
+def _game_at_one_queen() -> Table:
+    """Ben asked Ana for queens in the pairs game; her "here you go, 1" heard unsurely: "One queen?"."""
+    table = Table.new(("Ana", "Ben"), Rules.preset("pairs"), durable=False)
+    table.hear_text("Ben, do you have any twos?")
+    table.hear_text("go fish")
+    table.idle()
+    table.hear_text("Ana, do you have any queens?")
+    replies = table.hear(Transcript("here you go one", 0.45, (Alternative("here you go one", 0.45),), engine="pocketsphinx"))
+    assert replies[-1].text == "One queen?", [r.text for r in replies]
+    return table
+
+
+def test_yes_with_an_impossible_count_to_a_count_check_is_the_yes() -> None:
+    """20 dB pairs game, seed 4103: Ana's "yes" to "One queen?" was heard "yes two of them" (confidence
+    0.653, both decoders opening with "yes") and taken for a correction to two ("Two?"), which no
+    answer gets past: she gave up and typed. Heard surely, the yes confirms the one queen."""
+    table = _game_at_one_queen()
+    hands = table.game.public()["hands"]
+    replies = table.hear(Transcript("yes two of them", 0.653, (Alternative("yes two of them", 0.653),),
+                                    engine="pocketsphinx"))
+    assert replies[-1].text.startswith("Ana gives Ben a queen."), [r.text for r in replies]
+    assert table.game.public()["hands"]["Ben"] == hands["Ben"] + 1
+
+
+def test_an_unsure_impossible_count_to_a_count_check_asks_it_again() -> None:
+    table = _game_at_one_queen()
+    before = table.game.public()
+    replies = table.hear(Transcript("yes two of them", 0.45, (Alternative("yes two of them", 0.45),),
+                                    engine="pocketsphinx"))
+    assert replies[-1].text == "Sorry, I didn't catch that. One queen?" and table.game.public() == before, \
+        [r.text for r in replies]
