@@ -290,6 +290,12 @@ class Table:
             checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:
                 return checked
+        if pending.kind == "confirm" and _corrects_nothing_asked(intent, pending) and \
+                _first_word(transcript.text) in _no_words():
+            # "no a three" to "Pause the game?": the question has no rank to correct, so it is the
+            # "no", with the babble after it read as a rank (20 dB pairs game, seed 4103: asked back
+            # "You said threes?", one more "no" for nothing).
+            intent = No()
         if pending.kind in ("confirm", "slot"):
             if isinstance(intent, Yes) and pending.kind == "confirm":
                 assert pending.intent is not None
@@ -792,6 +798,14 @@ def _corrected_slot(intent: Intent, pending: Pending) -> str | None:
                 getattr(intent, slot) != getattr(pending.intent, slot, None) and _same_but(intent, pending.intent, slot):
             return slot
     return None
+
+
+def _corrects_nothing_asked(intent: Intent, pending: Pending) -> bool:
+    """Whether ``intent`` is a correction of slots the intent ``pending`` asks about does not have."""
+    if not isinstance(intent, Correct) or pending.intent is None:
+        return False
+    said = [slot for slot in ("rank", "target", "count", "player") if getattr(intent, slot) is not None]
+    return bool(said) and not any(hasattr(pending.intent, slot) for slot in said)
 
 
 def _add(a: Evidence, b: Evidence) -> Evidence:
