@@ -223,7 +223,7 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     if (confidence >= ACT or filled) and margin >= _MARGIN:
         if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or \
                 bare_go_fish(best.intent, best.text, context, vocab) or from_below or answers_differ(best, ranked, context) or \
-                players_differ(best, ranked):
+                players_differ(best, ranked, context):
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
             # So is a bare "here are" or "i don't": what chatter most often becomes (see bare_answer).
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
@@ -395,9 +395,10 @@ def answers_differ(best: Scored, ranked: list[Scored], context: Context) -> bool
 
 
 _PLAYER_SLOTS = ("target", "player", "asker")
+_AFTER_EXCHANGE = ("after_hit", "after_miss")  # the phases in which the asker's book calls are expected
 
 
-def players_differ(best: Scored, ranked: list[Scored]) -> bool:
+def players_differ(best: Scored, ranked: list[Scored], context: Context | None = None) -> bool:
     """Whether another heard text reads ``best`` as the same sentence about another player: the same
     kind of intent, a player slot both name, another name in it ("how many cards does ben have"
     among the readings of "how many cards does ana have"). Names are short and a recogniser swaps
@@ -410,12 +411,20 @@ def players_differ(best: Scored, ranked: list[Scored]) -> bool:
     have" was heard "... ana have" by both decoders, "... ben have" the open decoder's second
     reading, and answered about Ana.
 
+    A book claimed for the player who has just taken cards (the asker, right after the exchange) is
+    the call the game expects: a reading naming another player does not hold it back (the 20 dB
+    game seed 4103 asked "Ben has a book of jacks?" after Ana gave Ben a jack, for "ana has a book
+    of jacks" among the readings). Claimed for anyone else, it is checked as any other sentence.
+
     >>> from tabletop.referee.intents import Query
     >>> ana = Scored(Query("hand", "Ana"), 0.07, "how many cards does ana have", None)
     >>> ben = Scored(Query("hand", "Ben"), 0.68, "how many cards does ben have", None)
     >>> players_differ(ana, [ana, ben]), players_differ(ana, [ana])
     (True, False)
     """
+    if isinstance(best.intent, Book) and context is not None and context.phase in _AFTER_EXCHANGE and \
+            best.intent.player is not None and best.intent.player == context.asker:
+        return False
     slots = [s for s in _PLAYER_SLOTS if isinstance(getattr(best.intent, s, None), str)]
     return any(s.text != best.text and s.note != "confusable" and type(s.intent) is type(best.intent)
                and s.cost - best.cost < _PLAYER_RIVAL

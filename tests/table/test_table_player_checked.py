@@ -82,3 +82,33 @@ def test_an_ask_whose_other_reading_asks_oneself_is_acted_on() -> None:
                       engine="pocketsphinx")
     replies = table.hear(said)
     assert replies[-1].event.get("changed") and replies[-1].event["intent"]["target"] == "Ben", [r.event for r in replies]
+
+
+def test_a_book_claimed_for_the_player_who_took_cards_is_acted_on() -> None:
+    """20 dB game seed 4103: after Ana gave Ben a jack, Ben's "Ben has a book of jacks" (both decoders)
+    was asked back for "ana has a book of jacks" among the readings; it is the call the game expects."""
+    table = _pairs_game()
+    table.hear_text("Ben, do you have any twos?")
+    table.hear_text("go fish")
+    table.idle()
+    table.hear_text("Ana, do you have any jacks?")
+    table.hear_text("yes, one")
+    said = Transcript("ben has a book of jacks", 0.93,
+                      (Alternative("ben has a book of jacks", 0.93), Alternative("ana has a book of jacks", 0.56)),
+                      engine="pocketsphinx")
+    replies = table.hear(said)
+    assert replies[-1].event.get("changed") and table.game.public()["books"]["Ben"] == ["J"], [r.text for r in replies]
+
+
+def test_a_book_claimed_for_another_player_is_checked() -> None:
+    table = _pairs_game()
+    table.hear_text("Ben, do you have any twos?")
+    table.hear_text("go fish")
+    table.idle()
+    table.hear_text("Ana, do you have any jacks?")
+    table.hear_text("yes, one")
+    said = Transcript("ana has a book of jacks", 0.93,
+                      (Alternative("ana has a book of jacks", 0.93), Alternative("ben has a book of jacks", 0.56)),
+                      engine="pocketsphinx")
+    replies = table.hear(said)
+    assert replies[-1].event["event"] == "question" and not table.game.public()["books"]["Ana"], [r.text for r in replies]
