@@ -543,6 +543,15 @@ class Table:
                 # than Ana correcting her ask, so tabletop asks "Go fish?"; a "no" to that asks about
                 # the correction ("You said tens?"), so an asker who meant it is never sent round again.
                 ask = Pending("confirm", sentences.confirm(GoFish()), intent=GoFish(), text=transcript.text, instead=ask)
+            elif fresh and self._likelier_answer(intent, transcript):
+                # "I have one" heard "no i have one" right after "Ben, fours?": a correction of a count
+                # nobody has given yet is the target's answer misheard, so tabletop asks "One four?"; a
+                # "no" to that asks about the correction ("You said one?"). 20 dB pairs game seed 4104:
+                # "You said one?" was denied, and the answer said a third time.
+                assert isinstance(intent, Correct) and intent.count is not None
+                meant = Answer(intent.count)
+                ask = Pending("confirm", sentences.confirm(meant, self._context(None).rank), intent=meant,
+                              text=transcript.text, instead=ask)
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
@@ -554,6 +563,16 @@ class Table:
             return False
         most = self._most_given()
         return most is not None and 1 <= most < intent.count
+
+    def _likelier_answer(self, intent: Intent, transcript: Transcript) -> bool:
+        """Whether a heard correction of a count alone comes right after an ask (no answer given yet),
+        with a count the target can give: the target's answer misheard is likelier than a correction
+        of a count nobody said."""
+        if not isinstance(intent, Correct) or transcript.engine == "text" or self.game.state.phase is not Phase.ANSWER:
+            return False
+        if intent.count is None or intent.rank is not None or intent.target is not None or intent.player is not None:
+            return False
+        return not self._impossible_count(Answer(intent.count))
 
     def _likelier_go_fish(self, intent: Intent, transcript: Transcript) -> bool:
         """Whether a heard correction opening with "no" comes right after an ask (nothing else said
