@@ -679,12 +679,15 @@ class _Stream:
 
         The grammar decoder, held to the rank words, leans to short ones ("two" for a real "four",
         "eight" or "three"); the open decoder, free to hear any word, heard a rank, and another one.
-        On the real rank words in context (tests/bench/speech.py, tuning half of the speakers, 235 first
-        hearings) the open decoder's best was one other rank 12 times, all where the grammar's reading
-        was wrong; it was right 4 times (FSDD's "seven" read "ten" by the grammar, "seven" by the open
-        decoder; a Speech Commands "six" read "eights" and "sixes"), never where the grammar's was
-        right. Never acted on: a rank named alone is always checked, and the reading's confidence is
-        held under the table's act threshold."""
+        On the real rank words in context (tests/bench/speech.py's recordings, all 479 rank first
+        hearings of both halves of the speakers, heard one after another) the open decoder's best was
+        one other rank 16 times, all where the grammar's reading was wrong; it was right 6 times (FSDD's
+        "seven" read "ten" by the grammar, "seven" by the open decoder; a Speech Commands "six" read
+        "eights" and "sixes"). How a clip is heard depends a little on the utterances before it (the
+        front end's noise estimate carries over): in the bench's streamed run (--live) one right
+        reading was lost this way (FSDD's "eight", the open decoder's best "aces", "eight" second).
+        Never acted on: a rank named alone is always checked, and the reading's confidence is held
+        under the table's act threshold."""
         owner = self.owner
         if not open_texts or len(open_texts[0].split()) != 1 or open_texts[0] == text:
             return None
