@@ -538,13 +538,22 @@ class PocketSphinxRecogniser:
         head = words[0]
         try:
             from tabletop.language.understand import slot_values_of, slot_values_said
+            from tabletop.referee.intents import Answer
 
             said, yes = self._parse(head, players), self._parse("yes", players)
             if said is None or said not in (yes, self._parse("no", players)):
                 return None
-            values = slot_values_of(self._parse(grammar_text, players)) if len(words) > 1 else frozenset()
-            if len(words) > 1 and not values:
-                return None  # more than a yes or no, but no slot value to doubt ("no go fish")
+            whole = self._parse(grammar_text, players) if len(words) > 1 else said
+            values = slot_values_of(whole) if len(words) > 1 else frozenset()
+            if len(words) > 1 and not values and not (said == yes and not keeps_count and whole in (yes, Answer(None))):
+                # More than a yes or no, but no slot value to doubt ("no go fish", a go fish where the
+                # "no" alone would deny what was asked). At a yes/no question a "yes" padded with words
+                # that mean no more than it does there ("yes i do", "yes please", "yes i have them") is
+                # that yes, and is judged as one below: the open decoder pads it otherwise ("yes on",
+                # "yes that"), and the right "yes" lost its backing and was asked again ("Sorry? Ana,
+                # tens?"), 4 or 5 times a game in the simulated pairs games at 20 dB. (Not the answer to
+                # an ask, where "yes i do" is the target's answer and a bare "yes" is checked.)
+                return None
             slots = {slot for slot, _ in values}
             if "target" in slots:
                 return None  # a player's name is no padding: "no, Ben" corrects the ask, it is no "nope"
@@ -841,6 +850,7 @@ class _Stream:
             trace["slots_backed"] = agreement  # the looser backing it had
             agreement = SLOTS_BACKED
             trace["agreement"] = agreement
+        ranks_checked = False
         if agreement > 0.0 and not slot_unheard and not self.short_answer:
             partner = owner._confusable_rank_heard(text, open_texts, self.players)
             if partner is not None:
@@ -848,6 +858,13 @@ class _Stream:
                 # asked about ("Ana, aces?"), never acted on (see _confusable_rank_heard).
                 slot_unheard = True
                 trace["confusable_heard"] = partner
+            elif agreement >= SLOTS_BACKED:
+                # Both decoders read the same command, and no reading of the open decoder holds a rank
+                # confused with its rank: the rank is checked here, and the language layer need not
+                # doubt it again (Transcript.ranks_checked). Not with a looser backing (the words in
+                # common): "cho i'm asking for any deuce" backed 0.6 was a "king".
+                ranks_checked = True
+                trace["ranks_checked"] = True
         word_conf = [c for _, c in words] or [0.5]
         acoustic = min(1.0, 0.5 + 0.5 * min(word_conf) ** 0.5)
         trace["acoustic"] = acoustic
@@ -911,6 +928,7 @@ class _Stream:
             words=tuple(words),
             engine=owner.name,
             decode_ms=_ms(start),
+            ranks_checked=ranks_checked,
         )
 
 
