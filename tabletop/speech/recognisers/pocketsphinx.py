@@ -41,6 +41,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from tabletop.errors import SetupError
@@ -349,14 +350,7 @@ class PocketSphinxRecogniser:
         s = self.stream(context, players, live=False)
         s.feed(utterance.raw())
         transcript = s.finish()
-        return Transcript(
-            text=transcript.text,
-            confidence=transcript.confidence,
-            alternatives=transcript.alternatives,
-            words=transcript.words,
-            engine=self.name,
-            decode_ms=_ms(start),
-        )
+        return replace(transcript, engine=self.name, decode_ms=_ms(start))
 
     def _agreement(self, grammar_text: str, open_texts: list[str], players: Sequence[str]) -> float:
         """How far the open decoder backs the grammar's reading (0 means chatter: reject).
