@@ -857,23 +857,17 @@ def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tupl
     earlier = {v: s for v, s in before if v in allowed}
     if earlier.get(value, 0.0) <= 0.0 or not now or now[0][0] != value:
         return False
-    if any(other in allowed for other in _steadily_confused(value)):
-        return False  # FSDD's "six" heard "ten", then "no, six" heard "no ten": the hearings agree wrongly
+    if any(said in allowed for said in _steadily_heard_for(value)):
+        # FSDD's "six" heard "ten", then "no, six" heard "no ten": the hearings agree wrongly. Only a
+        # value that a value in play is steadily heard as (tens, while sixes are in play) is held
+        # back: a six is not known to be heard for a ten, and real Speech Commands "six"es heard
+        # "eight" or "three", then "no, six" heard so, were checked again while tens were in play.
+        return False
     if earlier[value] < RUNNER_UP_RATIO * max((s for v, s in earlier.items() if v != value), default=0.0):
         return False
     total = {v: s for v, s in _add(before, now) if v in allowed}
     rival = max((s for v, s in total.items() if v != value), default=0.0)
     return total[value] >= CORRECTION_RATIO * rival
-
-
-def _steadily_confused(value: str) -> tuple[str, ...]:
-    """The values a recogniser steadily hears ``value`` for, or ``value`` for them
-    (vocabulary.yaml's ``steadily_confused_ranks``)."""
-    out = []
-    for a, b in load_vocabulary().steadily_confused_ranks:
-        if value in (a.symbol, b.symbol):
-            out.append(b.symbol if value == a.symbol else a.symbol)
-    return tuple(out)
 
 
 def _steadily_heard_for(value: str) -> tuple[str, ...]:
