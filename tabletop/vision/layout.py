@@ -1,0 +1,130 @@
+"""Where the rest of a book lies: cards laid as people lay a book (a row, a small fan, a slid pile, a 2x2 square)
+lie in a pattern, so two or three cards of one rank read surely say where the others must be.
+
+A row and a slid pile step by a slide, a fan by a turn about a pivot below it: each card is the last one moved by
+one rigid step (a similarity here, the camera's perspective being nearly one over four cards). The step between two
+cards read, taken as one, two or three steps, is repeated to where the others lie; a square's fourth card completes
+the parallelogram of three. The card is read there, hung at the read cards' own size and way round, which is what
+the finder and the index finder miss: a court picture's part or a big pip beside a small index, a pale glyph in
+glare. A card found so is kept only where it reads its rank surely, naming a suit none of the cards read names.
+"""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+__all__ = ["pattern_places", "LAYOUT_STEPS", "LAYOUT_SIZES", "LAYOUT_TURN", "LAYOUT_NEAR", "LAYOUT_FREE"]
+
+LAYOUT_STEPS = 3
+"""A book is four cards: two read lie one, two or three steps apart, and the others up to three steps on."""
+LAYOUT_SIZES = 0.15
+"""Two cards of one pattern are one deck's, seen alike: their short sides within this share of each other."""
+LAYOUT_TURN = np.radians(50.0)
+"""... turned no more than this against each other (a fan of four at 15 degrees a card spans 45)."""
+LAYOUT_NEAR = 1.6
+"""... and their centres no further apart than this many long sides a step (a row's gap is under half a width)."""
+LAYOUT_FREE = 0.3
+"""A place is looked at only where no card read lies: its index corner this share of a short side or more from
+every card read's (a slid pile's indices lie a fifth to a third of a width apart)."""
+
+
+def _complex(corners: np.ndarray) -> np.ndarray:
+    return corners[:, 0].astype(np.complex128) + 1j * corners[:, 1].astype(np.complex128)
+
+
+def _points(z: np.ndarray) -> np.ndarray:
+    return np.stack([z.real, z.imag], axis=1).astype(np.float32)
+
+
+def _short(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(corners[1] - corners[0]))
+
+
+def _long(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(corners[3] - corners[0]))
+
+
+def same_way(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """``b``'s corners from the index corner that lies as ``a``'s does (a card's two index corners are half a turn
+    apart: a whole card's outline may start at either), or None if the two do not lie alike (``LAYOUT_SIZES``,
+    ``LAYOUT_TURN``, ``LAYOUT_NEAR``)."""
+    sa, sb = _short(a), _short(b)
+    if min(sa, sb) <= 0 or abs(sa - sb) > LAYOUT_SIZES * max(sa, sb):
+        return None
+    ua = a[1] - a[0]
+    best = None
+    for turned in (b, b[[2, 3, 0, 1]]):
+        ub = turned[1] - turned[0]
+        cos = float(ua @ ub) / (np.linalg.norm(ua) * np.linalg.norm(ub))
+        if cos >= np.cos(LAYOUT_TURN):
+            best = turned
+    if best is None:
+        return None
+    apart = float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)))
+    return best if apart <= LAYOUT_NEAR * LAYOUT_STEPS * max(_long(a), _long(b)) else None
+
+
+def _step(a: np.ndarray, b: np.ndarray) -> tuple[complex, complex]:
+    """The similarity z -> s z + t (complex) taking card ``a``'s corners nearest to card ``b``'s (least squares)."""
+    za, zb = _complex(a), _complex(b)
+    ca, cb = za.mean(), zb.mean()
+    s = complex(np.sum((zb - cb) * np.conj(za - ca)) / max(1e-9, float(np.sum(np.abs(za - ca) ** 2))))
+    return s, cb - s * ca
+
+
+def _root(s: complex, t: complex, m: int) -> tuple[complex, complex]:
+    """The similarity that, done ``m`` times, is z -> s z + t."""
+    r = s ** (1.0 / m) if s != 0 else 0j
+    total = sum(r ** k for k in range(m))
+    return r, t / total
+
+
+def _power(s: complex, t: complex, k: int) -> tuple[complex, complex]:
+    """z -> s z + t done ``k`` times (undone for negative ``k``)."""
+    if k < 0:
+        s, t = 1 / s, -t / s
+        k = -k
+    out_s, out_t = 1 + 0j, 0j
+    for _ in range(k):
+        out_s, out_t = s * out_s, s * out_t + t
+    return out_s, out_t
+
+
+def pattern_places(read: list[np.ndarray], book_size: int = 4) -> list[np.ndarray]:
+    """Corners (index corner first) of the places where the other cards of a pattern laid as ``read`` (the corners of
+    two or three cards of one rank read surely, index corner first) must lie, nearest the cards read first; none
+    where a card read lies (``LAYOUT_FREE``)."""
+    if not 2 <= len(read) < book_size:
+        return []
+    places: list[tuple[float, np.ndarray]] = []
+    for i, a in enumerate(read):
+        for b in read[i + 1:]:
+            b = same_way(a, b)
+            if b is None:
+                continue
+            s, t = _step(a, b)
+            if abs(abs(s) - 1) > LAYOUT_SIZES:
+                continue  # a pattern's cards are one size
+            za = _complex(a)
+            for m in range(1, LAYOUT_STEPS + 1):
+                g = _root(s, t, m)
+                for k in range(m - LAYOUT_STEPS, LAYOUT_STEPS + 1):
+                    if k in (0, m):
+                        continue
+                    ks, kt = _power(*g, k)
+                    places.append((min(abs(k), abs(k - m)) + 0.1 * m, _points(ks * za + kt)))
+    if len(read) == 3:  # a square: the fourth corner of the parallelogram each card of the three makes with the others
+        for i in range(3):
+            a, b, c = read[i], read[(i + 1) % 3], read[(i + 2) % 3]
+            b, c = same_way(a, b), same_way(a, c)
+            if b is not None and c is not None:
+                places.append((0.5, (b + c - a).astype(np.float32)))
+    out: list[np.ndarray] = []
+    for _, corners in sorted(places, key=lambda p: p[0]):
+        short = _short(corners)
+        if any(np.linalg.norm(corners[0] - other[0]) < LAYOUT_FREE * short
+               or np.linalg.norm(corners[0] - other[2]) < LAYOUT_FREE * short for other in read + out):
+            continue
+        out.append(corners)
+    return out
