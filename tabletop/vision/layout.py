@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pattern_places", "LAYOUT_STEPS", "LAYOUT_SIZES", "LAYOUT_TURN", "LAYOUT_NEAR", "LAYOUT_FREE"]
+__all__ = ["pattern_places", "lies_at", "LAYOUT_STEPS", "LAYOUT_SIZES", "LAYOUT_TURN", "LAYOUT_NEAR", "LAYOUT_FREE", "LAYOUT_AGREE"]
 
 LAYOUT_STEPS = 3
 """A book is four cards: two read lie one, two or three steps apart, and the others up to three steps on."""
@@ -27,6 +27,10 @@ LAYOUT_NEAR = 1.6
 LAYOUT_FREE = 0.3
 """A place is looked at only where no card read lies: its index corner this share of a short side or more from
 every card read's (a slid pile's indices lie a fifth to a third of a width apart)."""
+
+
+LAYOUT_AGREE = 0.1
+"""Two places whose index corners lie within this share of a short side are one place (read once, nudged about it)."""
 
 
 def _complex(corners: np.ndarray) -> np.ndarray:
@@ -91,6 +95,15 @@ def _power(s: complex, t: complex, k: int) -> tuple[complex, complex]:
     return out_s, out_t
 
 
+def lies_at(place: np.ndarray, card: np.ndarray) -> bool:
+    """True if ``card`` (corners from either index corner) lies at ``place`` (index corner first): its index corner on
+    the same side lies within ``LAYOUT_FREE`` of a short side of the place's. (A square's next card has its index
+    corner beside the far index corner of the card before it: two cards.)"""
+    across = place[1] - place[0]
+    turned = card if float(across @ (card[1] - card[0])) >= 0 else card[[2, 3, 0, 1]]
+    return bool(np.linalg.norm(turned[0] - place[0]) < LAYOUT_FREE * _short(place))
+
+
 def pattern_places(read: list[np.ndarray], book_size: int = 4) -> list[np.ndarray]:
     """Corners (index corner first) of the places where the other cards of a pattern laid as ``read`` (the corners of
     two or three cards of one rank read surely, index corner first) must lie, nearest the cards read first; none
@@ -120,11 +133,11 @@ def pattern_places(read: list[np.ndarray], book_size: int = 4) -> list[np.ndarra
             b, c = same_way(a, b), same_way(a, c)
             if b is not None and c is not None:
                 places.append((0.5, (b + c - a).astype(np.float32)))
+    places = [(k, corners) for k, corners in places if not any(lies_at(corners, other) for other in read)]
+    # a place the steps between several pairs of cards read put a card at is likelier than one a single pair does
+    support = [sum(np.linalg.norm(c[0] - other[0]) < LAYOUT_AGREE * _short(c) for _, other in places) for _, c in places]
     out: list[np.ndarray] = []
-    for _, corners in sorted(places, key=lambda p: p[0]):
-        short = _short(corners)
-        if any(np.linalg.norm(corners[0] - other[0]) < LAYOUT_FREE * short
-               or np.linalg.norm(corners[0] - other[2]) < LAYOUT_FREE * short for other in read + out):
-            continue
-        out.append(corners)
+    for _, _, corners in sorted(((-n, k, c) for n, (k, c) in zip(support, places)), key=lambda p: p[:2]):
+        if not any(np.linalg.norm(corners[0] - other[0]) < LAYOUT_AGREE * _short(corners) for other in out):
+            out.append(corners)
     return out

@@ -19,7 +19,7 @@ from tabletop.vision.finder import (SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARG
                                    _length, _lengths, find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
-from tabletop.vision.layout import LAYOUT_FREE, pattern_places
+from tabletop.vision.layout import LAYOUT_FREE, lies_at, pattern_places
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see", "Hypothesis"]
@@ -442,8 +442,7 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
             short = _length(place[1] - place[0])
             if not (0 <= x < width and 0 <= y < height):
                 continue
-            if any(min(_length(place[0] - corners[0]), _length(place[0] - corners[2])) < LAYOUT_FREE * short
-                   for _, corners, _ in sure):
+            if any(lies_at(place, corners) for _, corners, _ in sure):
                 continue  # a card read surely there
             reading, place, used = _read_near(image, place, reader, left, trace)
             left -= used
