@@ -106,8 +106,15 @@ def lies_at(place: np.ndarray, card: np.ndarray) -> bool:
 
 def pattern_places(read: list[np.ndarray], book_size: int = 4) -> list[np.ndarray]:
     """Corners (index corner first) of the places where the other cards of a pattern laid as ``read`` (the corners of
-    two or three cards of one rank read surely, index corner first) must lie, nearest the cards read first; none
-    where a card read lies (``LAYOUT_FREE``)."""
+    two or three cards of one rank read surely, index corner first, a card read at an index corner first) must lie,
+    those that most pairs of cards read agree on first, then the nearest; none where a card read lies (``lies_at``)."""
+    # each read from its index corner on the side most of them were read at (a fan's or a pile's top card may be read
+    # at its far index, or its outline start there, where the cards under it hide theirs); one lying otherwise is no
+    # part of the pattern
+    across = read[0][1] - read[0][0]
+    if sum(float(across @ (b[1] - b[0])) < 0 for b in read[1:]) * 2 > len(read) - 1:
+        read = [read[0][[2, 3, 0, 1]]] + list(read[1:])
+    read = [read[0]] + [b for b in (same_way(read[0], b) for b in read[1:]) if b is not None]
     if not 2 <= len(read) < book_size:
         return []
     places: list[tuple[float, np.ndarray]] = []
