@@ -140,11 +140,25 @@ def pattern_places(read: list[np.ndarray], book_size: int = 4) -> list[np.ndarra
             b, c = same_way(a, b), same_way(a, c)
             if b is not None and c is not None:
                 places.append((0.5, (b + c - a).astype(np.float32)))
-    places = [(k, corners) for k, corners in places if not any(lies_at(corners, other) for other in read)]
+    if not places:
+        return []
+    # (lies_at, for every place and card read at once)
+    stack = np.array([c for _, c in places], np.float32)
+    across = stack[:, 1] - stack[:, 0]
+    taken = np.zeros(len(places), bool)
+    for card in read:
+        same = across @ (card[1] - card[0]) >= 0
+        corner = np.where(same[:, None], card[0], card[2])
+        taken |= np.linalg.norm(corner - stack[:, 0], axis=1) < LAYOUT_FREE * np.linalg.norm(across, axis=1)
+    places = [p for p, t in zip(places, taken) if not t]
+    if not places:
+        return []
     # a place the steps between several pairs of cards read put a card at is likelier than one a single pair does
-    support = [sum(np.linalg.norm(c[0] - other[0]) < LAYOUT_AGREE * _short(c) for _, other in places) for _, c in places]
-    out: list[np.ndarray] = []
-    for _, _, corners in sorted(((-n, k, c) for n, (k, c) in zip(support, places)), key=lambda p: p[:2]):
-        if not any(np.linalg.norm(corners[0] - other[0]) < LAYOUT_AGREE * _short(corners) for other in out):
-            out.append(corners)
-    return out
+    index = np.array([c[0] for _, c in places], np.float32)
+    near = np.linalg.norm(index[:, None] - index[None], axis=2) < LAYOUT_AGREE * _short(read[0])
+    support = near.sum(axis=1)
+    out: list[int] = []
+    for j in sorted(range(len(places)), key=lambda j: (-support[j], places[j][0])):
+        if not any(near[j, o] for o in out):
+            out.append(j)
+    return [places[j][1] for j in out]

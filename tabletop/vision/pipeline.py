@@ -409,7 +409,7 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
     return hidden
 
 
-PATTERN_READS = 24
+PATTERN_READS = 8
 """At most this many reads a frame of the places where the rest of a book's pattern must lie (``_rest_of_pattern``)."""
 
 
@@ -435,6 +435,7 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
             continue  # a card read twice, or a suit misread: no pattern to go by
         # a card read at its index corner first: its corners start at the index that shows
         read = [corners for _, corners, corner in sorted(cards, key=lambda c: not c[2])]
+        whole_only = not any(corner for _, _, corner in cards)
         for place in pattern_places(read):
             if left <= 0:
                 return hidden
@@ -444,7 +445,9 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
                 continue
             if any(lies_at(place, corners) for _, corners, _ in sure):
                 continue  # a card read surely there
-            reading, place, used = _read_near(image, place, reader, left, trace)
+            if not _paper_like(image, place, read[0]):
+                continue  # the table, not a card
+            reading, place, used = _read_near(image, place, reader, left, whole_only, trace)
             left -= used
             if (reading.rank is not rank or reading.suit is None or reading.suit in suits
                     or reading.confidence < SURE_AT_BOTH or reading.glyph is None):
@@ -457,18 +460,40 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
     return hidden
 
 
-PATTERN_NUDGES = ((0.0, 0.0), (-0.06, 0.0), (0.06, 0.0), (0.0, -0.06), (0.0, 0.06),
-                  (-0.06, -0.06), (0.06, -0.06), (-0.06, 0.06), (0.06, 0.06))
+PATTERN_PAPER = (0.3, 0.8)
+"""A place of a pattern is read only where its middle (this share of a short side square) is as light as the middle of
+a card read, at this share of its level or more (medians: a pip or two do not count): where it lies on a card, the
+card itself or the one over it in a fan or a pile, and not on a darker table (a row of two laid in the pairs game
+has none beside it; on a pale table the places are read all the same)."""
+
+
+def _paper_like(image: np.ndarray, place: np.ndarray, card: np.ndarray) -> bool:
+    """True if the middle of ``place`` is nearly as light as the middle of the card read at ``card`` (``PATTERN_PAPER``)."""
+    share, level = PATTERN_PAPER
+    height, width = image.shape[:2]
+
+    def middle(corners: np.ndarray) -> float:
+        cx, cy = corners.mean(axis=0)
+        half = max(1, int(share * _length(corners[1] - corners[0]) / 2))
+        x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
+        patch = image[y0:min(height, int(cy) + half), x0:min(width, int(cx) + half)]
+        return float(np.median(patch.min(axis=2))) if patch.size else 0.0
+
+    return middle(place) >= level * middle(card)
+
+
+PATTERN_NUDGES = ((0.0, 0.0), (-0.06, 0.0), (0.06, 0.0), (0.0, -0.06), (0.0, 0.06))
 """Where a pattern's place does not read surely, it is read again moved by these shares of its width along its top
 edge and down its side: two or three cards' corners, each hung on its index to a few pixels, put the next a little
 off, more so three steps on and round a fan's turn (the reader's own leeway is about 0.05)."""
 
 
-def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int,
+def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int, either_way: bool,
                trace: list[Hypothesis] | None = None) -> tuple:
     """(reading, corners, reads made): the surest read naming a suit of ``place`` moved by ``PATTERN_NUDGES``, up to
-    ``left`` reads, stopping at a sure one. Where the place itself reads no rank, the card turned half round is read
-    too (a whole card's outline starts at either index corner)."""
+    ``left`` reads, stopping at a sure one, and moved only where the place itself reads a rank, even unsurely (an index
+    lies there, a little off: where no rank is read, no index lies). Where the place itself reads no rank and the pattern is of whole cards
+    (``either_way``: a whole card's outline starts at either index corner), the card turned half round is read too."""
     across, down = place[1] - place[0], place[3] - place[0]
     best, used = None, 0
     for k, (u, v) in enumerate(PATTERN_NUDGES):
@@ -477,7 +502,7 @@ def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int,
         corners = (place + u * across + v * down).astype(np.float32)
         reading = _read_corners(image, corners, reader)
         used += 1
-        if k == 0 and reading.rank is None and used < left:
+        if k == 0 and either_way and reading.rank is None and used < left:
             turned = corners[[2, 3, 0, 1]]
             again = _read_corners(image, turned, reader)
             used += 1
@@ -488,7 +513,7 @@ def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int,
             trace.append(Hypothesis(corners, "corner", reading))
         if best is None or (reading.suit is not None and (best[0].suit is None or reading.confidence > best[0].confidence)):
             best = (reading, corners)
-        if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH:
+        if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH or k == 0 and reading.rank is None:
             break
     return best[0], best[1], used
 
