@@ -409,7 +409,7 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
     return hidden
 
 
-PATTERN_READS = 8
+PATTERN_READS = 12
 """At most this many reads a frame of the places where the rest of a book's pattern must lie (``_rest_of_pattern``)."""
 
 
