@@ -53,7 +53,7 @@ from tabletop.referee.intents import (
 )
 
 __all__ = ["ACT", "Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
-           "bare_answer", "bare_go_fish", "answers_differ", "slot_value", "slot_values_said", "slot_values_of",
+           "bare_answer", "bare_go_fish", "answers_differ", "players_differ", "slot_value", "slot_values_said", "slot_values_of",
            "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
@@ -69,6 +69,7 @@ rescued grammar readings are capped at 0.45) is at most asked about."""
 _MARGIN = 0.25              # cost between the best and the next different reading
 _TYPED_MARGIN = 0.25
 _REPEATED_NAME = 1.5        # a player list that names someone twice
+_PLAYER_RIVAL = 1.0         # a reading naming another player within this cost of the best is checked
 _FLOOR = 0.12               # below this nothing was understood
 _MAX_HYPOTHESES = 10
 
@@ -221,7 +222,8 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
     from_below = best.note == "fills the question" and bool(hypotheses) and best.text != hypotheses[0].text
     if (confidence >= ACT or filled) and margin >= _MARGIN:
         if costly(best.intent, context, vocab) or bare_answer(best.intent, best.text, context, vocab) or \
-                bare_go_fish(best.intent, best.text, context, vocab) or from_below or answers_differ(best, ranked, context):
+                bare_go_fish(best.intent, best.text, context, vocab) or from_below or answers_differ(best, ranked, context) or \
+                players_differ(best, ranked, context):
             # Heard, and costly to get wrong: confirmed before it is acted on ("Stop the game?").
             # So is a bare "here are" or "i don't": what chatter most often becomes (see bare_answer).
             return Understanding(best.intent, confidence, confirm=confirm_question(best.intent, context),
@@ -389,6 +391,45 @@ def answers_differ(best: Scored, ranked: list[Scored], context: Context) -> bool
     if context.phase != "answer" or context.partial is not None or not _moves_cards(best.intent):
         return False
     return any(s.text != best.text and s.note != "confusable" and _moves_cards(s.intent) and s.intent != best.intent
+               for s in ranked)
+
+
+_PLAYER_SLOTS = ("target", "player", "asker")
+_AFTER_EXCHANGE = ("after_hit", "after_miss")  # the phases in which the asker's book calls are expected
+
+
+def players_differ(best: Scored, ranked: list[Scored], context: Context | None = None) -> bool:
+    """Whether another heard text reads ``best`` as the same sentence about another player: the same
+    kind of intent, a player slot both name, another name in it ("how many cards does ben have"
+    among the readings of "how many cards does ana have"). Names are short and a recogniser swaps
+    them whole, so the margin the runner-up stands behind (PocketSphinx gives its other readings
+    0.6 of its confidence) says little: the sentence is checked ("How many cards Ana has?"). Only
+    readings that make sense here count (within :data:`_PLAYER_RIVAL` of the best: an ask of
+    oneself never does), and only the recogniser's own readings, not names merely spelled alike.
+
+    In a 20 dB game (``tests/bench/table.py --preset pairs --seed 4101``) "how many cards does Ben
+    have" was heard "... ana have" by both decoders, "... ben have" the open decoder's second
+    reading, and answered about Ana.
+
+    A book claimed for the player who has just taken cards (the asker, right after the exchange) is
+    the call the game expects: a reading naming another player does not hold it back (the 20 dB
+    game seed 4103 asked "Ben has a book of jacks?" after Ana gave Ben a jack, for "ana has a book
+    of jacks" among the readings). Claimed for anyone else, it is checked as any other sentence.
+
+    >>> from tabletop.referee.intents import Query
+    >>> ana = Scored(Query("hand", "Ana"), 0.07, "how many cards does ana have", None)
+    >>> ben = Scored(Query("hand", "Ben"), 0.68, "how many cards does ben have", None)
+    >>> players_differ(ana, [ana, ben]), players_differ(ana, [ana])
+    (True, False)
+    """
+    if isinstance(best.intent, Book) and context is not None and context.phase in _AFTER_EXCHANGE and \
+            best.intent.player is not None and best.intent.player == context.asker:
+        return False
+    slots = [s for s in _PLAYER_SLOTS if isinstance(getattr(best.intent, s, None), str)]
+    return any(s.text != best.text and s.note != "confusable" and type(s.intent) is type(best.intent)
+               and s.cost - best.cost < _PLAYER_RIVAL
+               and any(isinstance(getattr(s.intent, slot), str) and getattr(s.intent, slot) != getattr(best.intent, slot)
+                       for slot in slots)
                for s in ranked)
 
 
@@ -792,7 +833,7 @@ def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, .
                 out.append(replace(intent, rank=other, card=replace(intent.card, rank=other)))
             else:
                 out.append(replace(intent, rank=other))  # type: ignore[arg-type]
-    for slot in ("target", "player", "asker"):
+    for slot in _PLAYER_SLOTS:
         name = getattr(intent, slot, None)
         if isinstance(name, str):
             for other_name in names.get(name, ()):

@@ -277,10 +277,25 @@ class Table:
             # A "yes" not heard surely confirms nothing: an unsure reading (a grammar reading the open
             # decoder did not back, capped below acting) never reaches an action through a question.
             return self._unsure(pending, heard, base, intent)
+        if pending.kind == "confirm" and isinstance(pending.intent, Answer) and \
+                not self._impossible_count(pending.intent) and self._impossible_count(intent):
+            # "yes two of them" to "One queen?" where one is all Ana can give: not a correction to two
+            # ("Two?", which no answer gets past), but her yes with the babble after it (20 dB pairs
+            # game, seed 4103: she gave up and typed). Heard surely, the yes confirms the count asked
+            # about, as a yes with words the noise made confirms an ask; else the question is asked again.
+            if _first_word(transcript.text) in _yes_words() and _heard_surely(transcript, heard.text):
+                return self._rule(pending.intent, pending.text, base)
+            return self._unsure(pending, heard, base, intent)
         if pending.confirms is not None:
             checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:
                 return checked
+        if pending.kind == "confirm" and _corrects_nothing_asked(intent, pending) and \
+                _first_word(transcript.text) in _no_words():
+            # "no a three" to "Pause the game?": the question has no rank to correct, so it is the
+            # "no", with the babble after it read as a rank (20 dB pairs game, seed 4103: asked back
+            # "You said threes?", one more "no" for nothing).
+            intent = No()
         if pending.kind in ("confirm", "slot"):
             if isinstance(intent, Yes) and pending.kind == "confirm":
                 assert pending.intent is not None
@@ -510,6 +525,16 @@ class Table:
             ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
             self._pending = ask
             return [self._question(ask.question, base, meant, "confirm", ask)]
+        if heard.confirm and not self._heard_well and self._impossible_count(intent):
+            # "yes three" heard unsurely (the open decoder did not back it) where the target can give
+            # one card at most (the pairs game): the count is the babble's. Asking "Three jacks?" only
+            # led to "Ana can't give three" again and again (20 dB pairs game, seed 4101); the yes alone
+            # is asked about. Heard surely, the count is checked as heard ("Three jacks?"): the table
+            # may overrule what public knowledge says (test_table_implausible_counts.py).
+            meant = Answer(None)
+            ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
+            self._pending = ask
+            return [self._question(ask.question, base, meant, "confirm", ask)]
         if heard.confirm and not isinstance(intent, (Yes, No)):
             ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text,
                           evidence=_readings(heard))
@@ -518,9 +543,36 @@ class Table:
                 # than Ana correcting her ask, so tabletop asks "Go fish?"; a "no" to that asks about
                 # the correction ("You said tens?"), so an asker who meant it is never sent round again.
                 ask = Pending("confirm", sentences.confirm(GoFish()), intent=GoFish(), text=transcript.text, instead=ask)
+            elif fresh and self._likelier_answer(intent, transcript):
+                # "I have one" heard "no i have one" right after "Ben, fours?": a correction of a count
+                # nobody has given yet is the target's answer misheard, so tabletop asks "One four?"; a
+                # "no" to that asks about the correction ("You said one?"). 20 dB pairs game seed 4104:
+                # "You said one?" was denied, and the answer said a third time.
+                assert isinstance(intent, Correct) and intent.count is not None
+                meant = Answer(intent.count)
+                ask = Pending("confirm", sentences.confirm(meant, self._context(None).rank), intent=meant,
+                              text=transcript.text, instead=ask)
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
+
+    def _impossible_count(self, intent: Intent) -> bool:
+        """Whether ``intent`` is an answer whose count is more than the target of the pending ask can
+        give (``_most_given``), where they can give some."""
+        if not isinstance(intent, Answer) or intent.count is None:
+            return False
+        most = self._most_given()
+        return most is not None and 1 <= most < intent.count
+
+    def _likelier_answer(self, intent: Intent, transcript: Transcript) -> bool:
+        """Whether a heard correction of a count alone comes right after an ask (no answer given yet),
+        with a count the target can give: the target's answer misheard is likelier than a correction
+        of a count nobody said."""
+        if not isinstance(intent, Correct) or transcript.engine == "text" or self.game.state.phase is not Phase.ANSWER:
+            return False
+        if intent.count is None or intent.rank is not None or intent.target is not None or intent.player is not None:
+            return False
+        return not self._impossible_count(Answer(intent.count))
 
     def _likelier_go_fish(self, intent: Intent, transcript: Transcript) -> bool:
         """Whether a heard correction opening with "no" comes right after an ask (nothing else said
@@ -767,6 +819,14 @@ def _corrected_slot(intent: Intent, pending: Pending) -> str | None:
     return None
 
 
+def _corrects_nothing_asked(intent: Intent, pending: Pending) -> bool:
+    """Whether ``intent`` is a correction of slots the intent ``pending`` asks about does not have."""
+    if not isinstance(intent, Correct) or pending.intent is None:
+        return False
+    said = [slot for slot in ("rank", "target", "count", "player") if getattr(intent, slot) is not None]
+    return bool(said) and not any(hasattr(pending.intent, slot) for slot in said)
+
+
 def _add(a: Evidence, b: Evidence) -> Evidence:
     """Evidence summed over hearings (the hearings are independent looks at one intended value)."""
     total = dict(a)
@@ -784,23 +844,17 @@ def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tupl
     earlier = {v: s for v, s in before if v in allowed}
     if earlier.get(value, 0.0) <= 0.0 or not now or now[0][0] != value:
         return False
-    if any(other in allowed for other in _steadily_confused(value)):
-        return False  # FSDD's "six" heard "ten", then "no, six" heard "no ten": the hearings agree wrongly
+    if any(said in allowed for said in _steadily_heard_for(value)):
+        # FSDD's "six" heard "ten", then "no, six" heard "no ten": the hearings agree wrongly. Only a
+        # value that a value in play is steadily heard as (tens, while sixes are in play) is held
+        # back: a six is not known to be heard for a ten, and real Speech Commands "six"es heard
+        # "eight" or "three", then "no, six" heard so, were checked again while tens were in play.
+        return False
     if earlier[value] < RUNNER_UP_RATIO * max((s for v, s in earlier.items() if v != value), default=0.0):
         return False
     total = {v: s for v, s in _add(before, now) if v in allowed}
     rival = max((s for v, s in total.items() if v != value), default=0.0)
     return total[value] >= CORRECTION_RATIO * rival
-
-
-def _steadily_confused(value: str) -> tuple[str, ...]:
-    """The values a recogniser steadily hears ``value`` for, or ``value`` for them
-    (vocabulary.yaml's ``steadily_confused_ranks``)."""
-    out = []
-    for a, b in load_vocabulary().steadily_confused_ranks:
-        if value in (a.symbol, b.symbol):
-            out.append(b.symbol if value == a.symbol else a.symbol)
-    return tuple(out)
 
 
 def _steadily_heard_for(value: str) -> tuple[str, ...]:

@@ -322,12 +322,16 @@ class CornerCandidate:
 
 
 def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool] | None = None,
+                           settled: Callable[[CardQuad], bool] | None = None,
                            ) -> tuple[list[CardQuad], list[CornerCandidate]]:
     """Whole cards (largest first) and, where paper blobs are left unexplained, partly hidden card candidates.
 
     ``accept`` says whether a quad that is a card only if it reads as one (``CardQuad.verify``, in frame
     pixels) is a card: it is asked before the paper left unexplained is looked at for partly hidden cards, so
     a quad refused neither explains paper nor gives the deck's size. Without it every such quad is kept.
+    ``settled`` says whether a whole card (in frame pixels) is read surely: no card is hung on a corner inside it (the
+    caller reads the cards hung inside a whole card only where that card reads weakly, ``pipeline.see``), and a card
+    of a size off theirs (``DECK_SPREAD``) is hung only where it decides which are kept (``_sizes_at_corner``).
     """
     if frame is None or frame.ndim != 3 or frame.size == 0:
         return [], []
@@ -376,14 +380,20 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     kept = [q for q in kept if not _several_cards(gray, q.corners)]  # a fan that looks like one card is its cards
     if accept is not None:
         kept = [q for q in kept if not q.verify or accept(CardQuad(order_quad(q.corners / scale), q.fill, True))]
-    partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs, gray)
     quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify) for q in kept]
+    sure = [settled is not None and settled(q) for q in quads]
+    partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs, gray, sure)
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),
                                tuple(int(round(v / scale)) for v in c.shown), c.under, c.confirm) for c in partial]
     return quads, corners
 
 
 SIZE_LADDER = 1.2  # step between the card sizes tried at a corner when nothing gives the card's size
+DECK_SPREAD = (0.6, 1 / 0.6)
+"""Sizes of one deck's cards across a frame, relative to those read surely: the perspective of a camera
+tilted up to about 40 degrees."""
+DECK_EDGE = 0.01
+"""A size this share or less outside ``DECK_SPREAD`` is hung as inside it (the caller measures it in frame pixels)."""
 _HOLDER = 3.5  # a quad this many times a card's area can hold cards: paper under them, not a card
 _CORNER_ANGLE = 0.34  # |cos| of the angle between a corner's edges: within 70..110 degrees
 _CORNER_COVER = 0.93  # share of a hypothesised card that must be paper (or a card lying on it)
@@ -689,7 +699,7 @@ def _deck_long_side(kept: list[CardQuad]) -> float | None:
 
 def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tuple[int, int],
                        frame_area: float, new_only: list[np.ndarray] = (),
-                       gray: np.ndarray | None = None) -> list[CornerCandidate]:
+                       gray: np.ndarray | None = None, settled: list[bool] = ()) -> list[CornerCandidate]:
     """Card quads hung on the right-angled corners of paper blobs that the whole cards found leave unexplained.
 
     A card under another, or one touching other paper, still shows its outline near its index
@@ -697,13 +707,16 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     whole cards found (one deck) or from the edges themselves; the hypothesis must lie on paper.
     Along each corner's edge, the cards of a fan are hung where their sides meet it, each shown up
     to the side of the next. ``new_only`` blobs (regions closed by edges) give cards only where no whole card
-    was found.
+    was found. ``settled``: which whole cards are read surely (none is hung inside those, and their size bounds the
+    sizes kept: ``DECK_SPREAD``).
     """
     height, width = shape
     covered = np.zeros(shape, np.uint8)
     for quad in kept:
         cv2.fillConvexPoly(covered, quad.corners.astype(np.int32), 255)
     known_long = _deck_long_side(kept)
+    sure_long = _deck_long_side([q for q, sure in zip(kept, settled) if sure])
+    deck = None if sure_long is None else (DECK_SPREAD[0] * sure_long, DECK_SPREAD[1] * sure_long)
     min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
     max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT)  # as large as a whole card may be (a phone held upright)
     unit = (known_long / _ASPECT) * known_long if known_long else min_long * min_long / _ASPECT
@@ -719,7 +732,8 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
         blob_paper = _LazyPaper(blob, contour, bite)
         for corner in _blob_corners(contour, min_long, width, height):
             out += _cards_at_corner(corner, blob, blob_paper, covered, kept, known_long, (min_long, max_long),
-                                    explained, only_new=number >= len(blobs), gray=gray, scanned=scanned)
+                                    explained, only_new=number >= len(blobs), gray=gray, scanned=scanned,
+                                    settled=settled, deck=deck)
     return out
 
 
@@ -752,9 +766,11 @@ def _fan_spots(corner: _Corner, blob: np.ndarray, size: float, gray: np.ndarray 
 
 def _cards_at_corner(corner: _Corner, blob: np.ndarray, paper: _LazyPaper, covered: np.ndarray,
                      kept: list[CardQuad], known_long: float | None, size_range: tuple[float, float],
-                     explained: bool, only_new: bool, gray: np.ndarray | None, scanned: dict) -> list[CornerCandidate]:
+                     explained: bool, only_new: bool, gray: np.ndarray | None, scanned: dict,
+                     settled: list[bool] = (), deck: tuple[float, float] | None = None) -> list[CornerCandidate]:
     """The cards hung on one blob corner: the corner's own card and each card of a fan along its edge, each of
-    the sizes that fit (``_sizes_at_corner``); none where a whole card found explains it."""
+    the sizes that fit (``_sizes_at_corner``); none where a whole card found explains it, nor inside a whole card
+    read surely (``settled``)."""
     a, b = corner.a, corner.b
     size = known_long or corner.b_length
     offsets = _fan_spots(corner, blob, size, gray, explained, scanned)
@@ -766,34 +782,39 @@ def _cards_at_corner(corner: _Corner, blob: np.ndarray, paper: _LazyPaper, cover
         # a fan's next spot lies on the edge of the card it is laid on: look just inside it, in its index
         probe = spot + 0.1 * size / _ASPECT * a + 0.1 * size * b if in_fan else spot
         under = _card_under(probe, kept, 3 if in_fan else -3)  # a whole card there: read only if it reads badly
-        if (under < 0 and explained) or (under >= 0 and only_new):
-            continue
+        if (under < 0 and explained) or (under >= 0 and (only_new or under < len(settled) and settled[under])):
+            continue  # (a card read surely there: the reader's is the card, its own corners not hung again)
         longs = {known_long} if known_long else set()
         longs |= {corner.b_length} if in_fan else {corner.b_length, corner.a_length * _ASPECT}  # a fan's edge is not one card's width
 
         def hang(long_side: float, on_paper_only: bool = False, spot=spot, under=under, strip=strip):
             return _hang_card(spot, a, b, long_side, blob, paper.get(), covered, under, strip, on_paper_only)
 
-        out += _sizes_at_corner(hang, longs, size_range, ladder=known_long is None and not in_fan)
+        out += _sizes_at_corner(hang, longs, size_range, ladder=known_long is None and not in_fan, deck=deck)
     return out
 
 
 def _sizes_at_corner(hang: Callable, longs: set[float], size_range: tuple[float, float],
-                     ladder: bool) -> list[CornerCandidate]:
+                     ladder: bool, deck: tuple[float, float] | None = None) -> list[CornerCandidate]:
     """The cards of the sizes ``longs`` (long sides) that ``hang`` (``_hang_card`` on one corner) fits, and with
     ``ladder`` those of a ladder of sizes over ``size_range`` that lie wholly on paper (``confirm``: sizes only
-    guessed). A card partly under a book or a cloth is kept only where no card lying wholly on paper fits."""
+    guessed). A card partly under a book or a cloth is kept only where no card lying wholly on paper fits.
+
+    ``deck``: the long sides of one deck's cards in this frame (``DECK_SPREAD`` of the whole cards read surely), where
+    the caller keeps cards of those sizes only: a size outside them is hung only where none inside lies wholly on
+    paper (it then decides whether those partly covered are kept), and is left out of what is returned."""
     min_long, max_long = size_range
     tried: list[float] = []
-    on_paper: list[CornerCandidate] = []
-    partly_covered: list[CornerCandidate] = []
     for long_side in sorted(longs):
         if not (min_long <= long_side <= max_long) or any(abs(long_side - t) < 0.06 * t for t in tried):
             continue
         tried.append(long_side)
-        hung = hang(long_side)
-        if hung is not None:
-            (on_paper if hung[1] else partly_covered).append(hung[0])
+    inside = [t for t in tried if deck is None or deck[0] * (1 - DECK_EDGE) <= t <= deck[1] * (1 + DECK_EDGE)]
+    hung = {t: hang(t) for t in inside}
+    if not any(h is not None and h[1] for h in hung.values()):
+        hung.update({t: hang(t) for t in tried if t not in hung})
+    on_paper = [hung[t][0] for t in tried if t in hung and hung[t] is not None and hung[t][1]]
+    partly_covered = [hung[t][0] for t in tried if t in hung and hung[t] is not None and not hung[t][1]]
     guessed: list[CornerCandidate] = []
     if ladder:
         # no whole card gives the deck's size, and the corner's edges may be cut short (a pen, paper lying on

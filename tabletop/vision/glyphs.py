@@ -110,13 +110,19 @@ def _ink(corner: np.ndarray) -> np.ndarray:
     return _ink_levels(corner)[1][0]
 
 
-def _ink_levels(corner: np.ndarray, evened: bool = False,
+def _ink_levels(corner: np.ndarray, evened: bool = False, index_contrast: bool = False,
                 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
     """The corner's lowest channel (uint8) and ``_ink`` of it: the ink map, and the ink of each level 0..255
     (float32, and as ``(ink * 255).astype(np.uint8)``).
 
     The ink is a function of a pixel's lowest channel alone, so it is worked out for the 256 levels and looked up
-    (the same float32 arithmetic per pixel as on the whole crop, at a fraction of the cost)."""
+    (the same float32 arithmetic per pixel as on the whole crop, at a fraction of the cost).
+
+    ``index_contrast``: the ink's scale runs from the paper to the index zone's own darkest ink
+    (``INDEX_DARKEST_PERCENTILE``), not to the whole corner's (a big pip, the table): None where those are the same
+    (the look would be the first again). At webcam size a rank glyph's blurred strokes are 20-30 levels below the
+    paper, a tenth of the way to a big pip's black, and below the faint ink's floor; against the index's own suit pip
+    they are ink."""
     b, g, r = cv2.split(corner)
     lowest8 = cv2.min(cv2.min(b, g), r)
     if evened:
@@ -126,6 +132,13 @@ def _ink_levels(corner: np.ndarray, evened: bool = False,
     counts = np.cumsum(_histogram(lowest8))
     paper = _percentile_90(counts, lowest8)
     darkest = float(np.searchsorted(counts, 1))  # lowest.min()
+    if index_contrast:
+        h, w = lowest8.shape
+        zone = lowest8[INDEX_ZONE_INSET:, INDEX_ZONE_INSET:int(INDEX_ZONE_WIDTH * w)]
+        index_darkest = float(np.percentile(zone, INDEX_DARKEST_PERCENTILE))
+        if index_darkest <= darkest:
+            return None
+        darkest = index_darkest
     table = np.clip((paper - _LEVELS) / max(paper - darkest, 40.0), 0, 1)
     return lowest8, (cv2.LUT(lowest8, table), table, (table * 255).astype(np.uint8))
 
@@ -210,12 +223,25 @@ def corner_glyphs(corner: np.ndarray, evened: bool = False) -> CornerGlyphs | No
     return look_at_corner(corner, evened)[0]
 
 
-def look_at_corner(corner: np.ndarray, evened: bool = False) -> tuple[CornerGlyphs | None, bool]:
+INDEX_ZONE_WIDTH = 0.45
+"""An index's glyphs lie in this share of a corner's width from its left (``look_at_corner`` drops parts further in:
+a big pip or a court picture's frame) ..."""
+INDEX_ZONE_INSET = 6
+"""... and this many pixels in from the corner's top and left edge (the view's margin of table, ``VIEW_MARGIN``, and
+the card's edge)."""
+INDEX_DARKEST_PERCENTILE = 5.0
+"""The index's own darkest ink (``index_contrast``) is this percentile of the index zone's lowest channel: its suit
+pip, not one pixel of a speck or of the table past the card's edge."""
+
+
+def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: bool = False,
+                   ) -> tuple[CornerGlyphs | None, bool]:
     """``corner_glyphs`` of ``corner``, and whether ink covered more than ``FLOODED`` of it: then, where no rank was
     found, the reader looks again with its paper lit evenly (``corner_glyphs(corner, evened=True)``), as a shadow's
-    edge across the index has the paper in the shadow taken for ink and the glyphs lost in it."""
+    edge across the index has the paper in the shadow taken for ink and the glyphs lost in it. ``index_contrast``:
+    the ink measured against the index's own contrast (``_ink_levels``); (None, False) where that is the first look's."""
     h, w = corner.shape[:2]
-    levels = _ink_levels(corner, evened)
+    levels = _ink_levels(corner, evened, index_contrast)
     if levels is None:
         return None, False
     lowest8, (ink, table, table8) = levels

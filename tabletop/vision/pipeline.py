@@ -15,8 +15,8 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import (SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, CornerCandidate,
-                                   _length, _lengths, find_cards_and_corners, warp_card)
+from tabletop.vision.finder import (DECK_SPREAD, SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad,
+                                   CornerCandidate, _length, _lengths, find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
 from tabletop.vision.layout import LAYOUT_FREE, lies_at, pattern_places
@@ -60,7 +60,8 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
                 trace.append(Hypothesis(quad.corners, "outline", read[key]))
         return read[key]
 
-    quads, partial = find_cards_and_corners(image, lambda quad: _reads_as_card(reading(quad)))
+    quads, partial = find_cards_and_corners(image, lambda quad: _reads_as_card(reading(quad)),
+                                            lambda quad: not _weak(reading(quad)))
     readings = [reading(quad) for quad in quads]
     trusted = [i for i, (q, r) in enumerate(zip(quads, readings))
                if not q.verify or _reads_as_card(r)]
@@ -70,7 +71,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
         partial = [replace(c, under=renumber.get(c.under, -1)) for c in partial]
     # a card-shaped outline read weakly, or at one index only, may be several cards (four laid in a square have a
     # card's shape): its corners and the indices inside it are read too, and replace it where they read surer
-    weak = {i for i, r in enumerate(readings) if r.rank is None or r.confidence < _WEAK or not _two_agree(r)}
+    weak = {i for i, r in enumerate(readings) if _weak(r)}
     # every index in view that no whole card read as a card holds: a card seen by its index corner (fanned, on a
     # table its outline does not stand out from)
     read_whole = [q for i, (q, r) in enumerate(zip(quads, readings)) if _reads_as_card(r) and i not in weak]
@@ -166,9 +167,13 @@ _PARTIAL_MIN_CONFIDENCE = 0.5
 """A partly hidden card is kept only when its one visible index reads at least this surely (the verifier)."""
 
 
-_DECK_SPREAD = (0.6, 1 / 0.6)
-"""Sizes of one deck's cards across a frame, relative to those read surely: the perspective of a camera
-tilted up to about 40 degrees."""
+_DECK_SPREAD = DECK_SPREAD
+
+
+def _weak(reading) -> bool:
+    """True if a whole card read ``reading`` may be a bad fit, or several cards (``_WEAK``): the cards hung inside it
+    (its blob's corners, the indices in it) are read too."""
+    return reading.rank is None or reading.confidence < _WEAK or not _two_agree(reading)
 
 
 def _deck_long_side(quads: list, readings: list) -> float | None:
@@ -190,6 +195,24 @@ def _one_deck(partial: list, quads: list, readings: list) -> list:
 PHOTO_SCALE_READS = 5
 """Cards read surely at an index corner (``SURE_AT_BOTH``, a suit named) that give a frame's card size when no whole
 card gives it (``_photo_short_side``)."""
+
+
+def _sure_short_side(read: list[tuple]) -> float | None:
+    """The frame's card size as the cards read surely at both corners give it (read: (reading, hypothesis); their short
+    sides' median, a suit named), or None."""
+    sure = [c.short_side for r, c in read if _two_agree(r) and r.confidence >= SURE_AT_BOTH and r.suit is not None]
+    return float(np.median(sure)) if sure else None
+
+
+def _of_frame_size(cand, read: list[tuple]) -> bool:
+    """True if ``cand``, a card hung at a size guessed (from a corner's edges, an index's glyph, the finder's ladder),
+    may be of this frame's deck: within ``_DECK_SPREAD`` of the size of the cards read surely at both corners so far
+    (``_sure_short_side``: measured by their two indices), or any size while none is. One deck's cards lie within a
+    camera's tilt of each other, as ``_one_deck`` keeps them by the whole cards read; where none is, a corner read
+    surely gives the size (the ladder tries some 14 sizes a corner: speed frames, 79 -> 60 hypotheses read a frame
+    with ``_far_index``'s sizes from the frame's, the cards read the same)."""
+    frame = _sure_short_side(read)
+    return frame is None or _DECK_SPREAD[0] <= cand.short_side / frame <= _DECK_SPREAD[1]
 
 
 def _photo_short_side(read: list[tuple]) -> float | None:
@@ -264,9 +287,12 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
     read = []
     # cards spanned by their two indices first: read surely at both, they spare the other hypotheses on their index
-    for cand in sorted(partial, key=lambda c: not c.paired):
+    # and give the frame's card size (``_of_frame_size``); sizes only guessed (the finder's ladder) last
+    for cand in sorted(partial, key=lambda c: (not c.paired, c.confirm)):
         if any(_two_agree(r) and _reads_as_card(r) and _same_index(cand, c) for r, c in read):
             continue  # an index already read surely from both corners of a hypothesis hung on it: the same card
+        if not cand.paired and not _of_frame_size(cand, read):
+            continue
         reading = _read_corners(image, cand.corners, reader)
         if trace is not None:
             trace.append(Hypothesis(cand.corners, "corner", reading))
@@ -736,7 +762,7 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
         if any(_same_index(cand, c) for r, c in read if id(c) in done):
             continue  # read surely at both corners already, hung another way
         searched.append(cand)
-        found = _far_index(image, cand.corners, reading, reader)
+        found = _far_index(image, cand.corners, reading, reader, _sure_short_side(read))
         if found is not None and found[0].confidence >= min(reading.confidence, SURE_AT_BOTH):
             # (a far index that leaves a card read surely at its first unsure is another card's: a fan's or a
             # pile's next card, of the same rank, lies where a size guessed for this one looks for its far index)
@@ -784,9 +810,18 @@ FAR_INDEX_SEARCHES = 8
 each on one core at 1280x720)."""
 
 
-def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) -> tuple | None:
+FAR_INDEX_FROM_FRAME = 1.35
+"""Where the cards read surely at both corners give the frame's card size, a card's far index is looked for at the
+sizes (``FAR_INDEX_SIZES``) within this factor of it, nearest it first: one deck's cards lie within a camera's tilt of
+each other (speed frames: every size found within 1.35 of the frame's, most within 1.1, found first there)."""
+
+
+def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader,
+               frame_short: float | None = None) -> tuple | None:
     """The card hung on the same index corner at the nearest size and shape (``FAR_INDEX_SIZES``,
-    ``FAR_INDEX_STRETCH``) at which both its indices read ``first``'s rank: (reading, corners), or None.
+    ``FAR_INDEX_STRETCH``) at which both its indices read ``first``'s rank: (reading, corners), or None. Nearest the
+    frame's card size ``frame_short`` (a short side), where it is known, and within ``FAR_INDEX_FROM_FRAME`` of it;
+    else nearest the size hung.
 
     The far index alone is read at each size (a warp of a tenth of the view and one corner read), the first
     again only where the far one names a rank.
@@ -799,7 +834,12 @@ def _far_index(image: np.ndarray, corners: np.ndarray, first, reader: Reader) ->
         found = _both_at(image, measured, first, reader)
         if found is not None:
             return found
-    for size in FAR_INDEX_SIZES:
+    sizes = FAR_INDEX_SIZES
+    if frame_short is not None:
+        wanted = frame_short / max(1e-6, float(_length(across)))
+        off = {size: abs(math.log(size / wanted)) for size in sizes}
+        sizes = sorted((size for size in sizes if off[size] <= math.log(FAR_INDEX_FROM_FRAME)), key=off.get)
+    for size in sizes:
         for stretch in FAR_INDEX_STRETCH:
             if size == stretch == 1.0:
                 continue  # the size hung, read already

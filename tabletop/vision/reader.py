@@ -168,10 +168,30 @@ class Reader:
             elif again is not None and evened.suit is not None and _same_glyph(glyphs, evened) \
                     and int(np.argmax(again)) == int(np.argmax(probs)):
                 glyphs = replace(glyphs, suit=evened.suit, suit_box=evened.suit_box)
+        if probs is not None and (float(probs.max()) < _SECOND_LOOK or glyphs.suit is None):
+            glyphs, probs = self._at_index_contrast(corner, glyphs, probs)  # a webcam's faint rank
         if probs is None or (naming is not None and self._rank_named(probs) is not naming):
             return None
         suit = suit_features(glyphs)
         return _Corner(probs, self.suit_model.probabilities(suit)[0] if suit is not None else None, corner, glyphs)
+
+    def _at_index_contrast(self, corner: np.ndarray, glyphs: CornerGlyphs, probs: np.ndarray,
+                           ) -> tuple[CornerGlyphs, np.ndarray]:
+        """``glyphs`` and ``probs`` of a corner whose rank was read unsurely or with no pip under it, or those of a
+        look at its index's own contrast (``look_at_corner(index_contrast=True)``: a webcam's faint rank strokes,
+        lost against a big pip's black) where that finds a rank over a pip read more surely, or the same rank where
+        the first found no pip. Corners that read no rank at all (most hypotheses: the table, a picture) are not
+        looked at again (the frame's time)."""
+        again = look_at_corner(corner, index_contrast=True)[0]
+        if again is None or again.suit is None:
+            return glyphs, probs
+        read = self._rank_probabilities(again)
+        if read is None:
+            return glyphs, probs
+        if float(read.max()) > float(probs.max()) or (
+                glyphs.suit is None and int(np.argmax(read)) == int(np.argmax(probs))):
+            return again, read
+        return glyphs, probs
 
     def _rank_probabilities(self, glyphs: CornerGlyphs | None) -> np.ndarray | None:
         """The rank model's probabilities for ``glyphs``, or None with no glyphs or where they name no rank (a pip

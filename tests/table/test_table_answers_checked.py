@@ -12,7 +12,9 @@ table acted on wrongly:
 * Ben's "I have one" to Ana's ask for fives was read "i have none five" by both decoders, with "i have
   one five" the open decoder's next reading. Acted on, Ben's answer became a go fish.
 
-Each is now asked about ("Three eights?" · "Go fish?") and the game does not change until a "yes".
+Each is now asked about and the game does not change until a "yes": the go fish ("Go fish?"), and the
+yes alone, three being more than Ana can give in the pairs game ("Yes, you have some?", not "Three
+eights?": see test_table_impossible_count.py).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def _asked(asker: str, rank_words: str):
 
 
 @pytest.mark.parametrize("asker, rank_words, said, voice, speed, seed, heard, question", [
-    ("Ben", "eights", "yes, 1", "en+m6", 175, 4102 * 1000 + 62, "yes i have three", "Three eights?"),
+    ("Ben", "eights", "yes, 1", "en+m6", 175, 4102 * 1000 + 62, "yes i have three", "Yes, you have some?"),
     ("Ana", "fives", "I have one", "en-us+f1", 190, 4102 * 1000 + 123, "i have none five", "Go fish?"),
 ])
 def test_a_misheard_answer_to_an_ask_is_checked_not_acted_on(two_players, asker, rank_words, said, voice, speed,

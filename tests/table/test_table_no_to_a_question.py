@@ -1,0 +1,43 @@
+"""A "no" heard with a slot value the question has no place for is the "no".
+
+In a 20 dB game of the table bench (``tests/bench/table.py --players 2 --preset pairs --snrs 20 --seed
+4103``) Ana's "I have one" was heard "wait a minute" and asked about ("Pause the game?"); her "no" was
+heard "no a three" (the open decoder: "no i have", "nope three") and taken for a correction to threes
+("You said threes?"): one more "no" for nothing. A pause has no rank to correct, so it is her "no".
+A correction of a slot the question does have ("no, sixes" to "Ben, sevens?") is still a correction.
+"""
+
+from __future__ import annotations
+
+from tabletop.language.transcript import Alternative, Transcript
+from tabletop.rules import Rules
+from tabletop.table import Table
+
+
+def _heard(text: str, confidence: float, *others: str) -> Transcript:
+    alternatives = (Alternative(text, confidence), *(Alternative(o, round(confidence * 0.6, 3)) for o in others))
+    return Transcript(text, confidence, alternatives, engine="pocketsphinx")
+
+
+def _asked_pause() -> Table:
+    table = Table.new(("Ana", "Ben"), Rules.preset("pairs"), durable=False)
+    table.hear_text("Ben, do you have any queens?")
+    replies = table.hear(_heard("wait a minute", 0.45))
+    assert replies[-1].text == "Pause the game?", [r.text for r in replies]
+    return table
+
+
+def test_no_with_a_rank_to_a_pause_is_the_no() -> None:
+    table = _asked_pause()
+    before = table.game.public()
+    replies = table.hear(_heard("no a three", 0.45, "nope three"))
+    assert replies[-1].text == "Okay, say it again." and table.pending is None, [r.text for r in replies]
+    assert table.game.public() == before and not table.paused
+
+
+def test_no_with_a_rank_to_an_ask_is_still_a_correction() -> None:
+    table = Table.new(("Ana", "Ben"), Rules.preset("pairs"), durable=False)
+    replies = table.hear(_heard("ben any sevens", 0.45))
+    assert replies[-1].text == "Ben, sevens?", [r.text for r in replies]
+    replies = table.hear(_heard("no sixes", 0.45))
+    assert replies[-1].text == "Sixes?", [r.text for r in replies]
