@@ -825,6 +825,9 @@ def _confusable_names(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 
 
 def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, ...]]) -> list[Intent]:
+    """The readings a recogniser may have confused with ``intent``: its rank's confusable partners
+    (asked about even when both decoders read the same rank and no reading held its partner: both
+    read "Ana, queens?" as threes in a 20 dB game), and players' names that sound alike."""
     out: list[Intent] = []
     rank = getattr(intent, "rank", None)
     if isinstance(rank, Rank):

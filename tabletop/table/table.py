@@ -277,6 +277,14 @@ class Table:
             # A "yes" not heard surely confirms nothing: an unsure reading (a grammar reading the open
             # decoder did not back, capped below acting) never reaches an action through a question.
             return self._unsure(pending, heard, base, intent)
+        if pending.kind == "confirm" and pending.intent is not None and self._answers_nothing(intent) and \
+                _yes_words() & set(transcript.text.split()):
+            # "wait yes three" to "Ana has a book of fours?" with no ask open: no answer to anything, but
+            # the yes with babble around it (20 dB pairs game, seed 4104: asked "Three twos?", then "Go
+            # fish?", and the book claimed again). Heard surely, it confirms; else the question is asked again.
+            if _heard_surely(transcript, heard.text):
+                return self._rule(pending.intent, pending.text, base)
+            return self._unsure(pending, heard, base, intent)
         if pending.kind == "confirm" and isinstance(pending.intent, Answer) and \
                 not self._impossible_count(pending.intent) and self._impossible_count(intent):
             # "yes two of them" to "One queen?" where one is all Ana can give: not a correction to two
@@ -563,6 +571,11 @@ class Table:
             return False
         most = self._most_given()
         return most is not None and 1 <= most < intent.count
+
+    def _answers_nothing(self, intent: Intent) -> bool:
+        """Whether ``intent`` is an answer with a count while no ask waits for one."""
+        return isinstance(intent, Answer) and intent.count is not None and \
+            self.game.state.phase not in (Phase.ANSWER, Phase.COUNT)
 
     def _likelier_answer(self, intent: Intent, transcript: Transcript) -> bool:
         """Whether a heard correction of a count alone comes right after an ask (no answer given yet),

@@ -60,7 +60,8 @@ class Heard:
 
 # The recogniser's judgement kept for each utterance: both decoders' readings and what decided.
 TRACE_KEYS = ("grammar", "open", "open_spoken", "agreement", "fit", "bare", "not_bare", "dropped", "rescued",
-              "capped", "slot_unheard")
+              "capped", "slot_unheard", "count_unheard", "confusable_heard", "slots_backed", "count_implied",
+              "acoustic", "confidence", "short_answer")
 
 
 def _trace_of(recogniser) -> dict:

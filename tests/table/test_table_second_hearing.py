@@ -68,3 +68,28 @@ def test_a_correction_with_another_rank_among_its_readings_is_checked(recogniser
     replies = _say(table, recogniser, "no, eights", "en-us+f1")
     assert replies[0].event["heard"] == "nope eights"
     assert replies[-1].text == "Eights?" and table.game.public() == before, [r.event for r in replies]
+
+
+def test_a_correction_to_sixes_is_not_held_back_by_tens(recogniser) -> None:
+    """A FSDD speaker's "six" is steadily heard "ten" (vocabulary.yaml ``steadily_confused_ranks``), so
+    a correction to tens is never acted on at once while sixes are in play. A six is not known to be
+    heard for a ten: a correction to sixes is weighed like any other. A real Speech Commands "six"
+    heard "three" (3:0.95, 6:0.47), then "no, six" heard so, was checked again ("Sixes?") while tens
+    were in play, and lost its one repair (speech bench, check half)."""
+    table = _at_which_rank()
+    first = Transcript("three", 0.95, (Alternative("three", 0.95), Alternative("sixes", 0.47)), engine="pocketsphinx")
+    assert table.hear(first)[-1].text == "Threes?" and "10" in table.pending.choices
+    replies = _say(table, recogniser, "no, sixes", "en-us+f1")
+    events = [r.event for r in replies]
+    assert events[0]["heard"] == "nope sixes", events
+    assert events[-1].get("changed") and events[-1]["intent"] == {"type": "ask", "target": "Ben", "rank": "6"}, events
+
+
+def test_a_correction_to_tens_is_still_checked_while_sixes_are_in_play(recogniser) -> None:
+    table = _at_which_rank()
+    first = Transcript("three", 0.95, (Alternative("three", 0.95), Alternative("tens", 0.47)), engine="pocketsphinx")
+    assert table.hear(first)[-1].text == "Threes?"
+    before = table.game.public()
+    replies = _say(table, recogniser, "no, tens", "en-us+f1")
+    assert replies[0].event["heard"] in ("nope tens", "no tens"), [r.event for r in replies]
+    assert replies[-1].text == "Tens?" and table.game.public() == before, [r.event for r in replies]

@@ -22,6 +22,7 @@ the steady choice (and in 10 dB babble no way of using profiles enrolled in quie
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from tabletop.language.transcript import Transcript
@@ -119,9 +120,7 @@ def _best(heard: list[tuple[Transcript, float]]) -> Transcript:
     total = sum(t.decode_ms for t, _ in heard)
     if len(heard) == 1:
         return transcript
-    return Transcript(
-        transcript.text, transcript.confidence, transcript.alternatives, transcript.words, transcript.engine, total
-    )
+    return replace(transcript, decode_ms=total)
 
 
 class _Streams:
