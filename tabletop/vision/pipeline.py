@@ -15,10 +15,11 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import (DECK_SPREAD, SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad, _length, _lengths,
-                                   find_cards_and_corners, warp_card)
+from tabletop.vision.finder import (DECK_SPREAD, SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad,
+                                   CornerCandidate, _length, _lengths, find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
+from tabletop.vision.layout import LAYOUT_FREE, lies_at, pattern_places
 from tabletop.vision.reader import Reader, shipped_reader
 
 __all__ = ["see", "Hypothesis"]
@@ -89,6 +90,8 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     replacing = {c.under for _, c in hidden if c.under >= 0}
     hidden = _once_by_index(hidden, [r for i, r in enumerate(readings) if _reads_as_card(r) and i not in replacing])
     replaced = {c.under for _, c in hidden if c.under >= 0}  # a badly fitted whole card, read at a corner instead
+    hidden = _rest_of_pattern(image, [(r, q.corners) for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced],
+                              hidden, reader, trace)
     detections = [Detection(r.rank, r.suit, q.box, r.confidence)
                   for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
     solid = [q for i, q in enumerate(quads) if i not in replaced]
@@ -440,6 +443,115 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
                 continue  # an index read already, read again less surely with another suit (hung across a fan's turn)
             hidden = rest + [(reading, other)]
     return hidden
+
+
+PATTERN_READS = 12
+"""At most this many reads a frame of the places where the rest of a book's pattern must lie (``_rest_of_pattern``)."""
+
+
+def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple], reader: Reader,
+                     trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """``hidden`` (corner reads: (reading, hypothesis)) with the cards of a book's pattern that no hypothesis read: where
+    two or three cards of a rank read surely (``whole``, (reading, corners), and ``hidden``), each naming its own suit,
+    lie as a row, a fan, a slid pile or a square lies, the places the others must lie (``layout.pattern_places``) are
+    read at the read cards' size and way round. A card read there is kept when it reads the rank surely
+    (``SURE_AT_BOTH``) naming a suit none of them names; an unsure read of its rank there gives way to it."""
+    sure = [(r, c.corners, True) for r, c in hidden] + [(r, corners, False) for r, corners in whole]
+    sure = [(r, corners, corner) for r, corners, corner in sure
+            if r.rank is not None and r.suit is not None and r.confidence >= SURE_AT_BOTH]
+    ranks: dict = {}
+    for r, corners, corner in sure:
+        ranks.setdefault(r.rank, []).append((r, corners, corner))
+    height, width = image.shape[:2]
+    left = PATTERN_READS
+    hidden = list(hidden)
+    for rank, cards in sorted(ranks.items(), key=lambda kv: -len(kv[1])):
+        suits = {r.suit for r, _, _ in cards}
+        if len(suits) < len(cards):
+            continue  # a card read twice, or a suit misread: no pattern to go by
+        # a card read at its index corner first: its corners start at the index that shows
+        read = [corners for _, corners, corner in sorted(cards, key=lambda c: not c[2])]
+        whole_only = not any(corner for _, _, corner in cards)
+        for place in pattern_places(read):
+            if left <= 0:
+                return hidden
+            x, y = place[0]
+            short = _length(place[1] - place[0])
+            if not (0 <= x < width and 0 <= y < height):
+                continue
+            if any(lies_at(place, corners) for _, corners, _ in sure):
+                continue  # a card read surely there
+            if not _paper_like(image, place, read[0]):
+                continue  # the table, not a card
+            reading, place, used = _read_near(image, place, reader, left, whole_only, trace)
+            left -= used
+            if (reading.rank is not rank or reading.suit is None or reading.suit in suits
+                    or reading.confidence < SURE_AT_BOTH or reading.glyph is None):
+                continue
+            suits.add(reading.suit)
+            cand = CornerCandidate(corners=place, shown=_index_zone(reading, place), by_index=True)
+            hidden = [(r, c) for r, c in hidden if not (r.rank is rank and r.confidence < reading.confidence
+                                                        and _length(c.corners[0] - place[0]) < LAYOUT_FREE * short)]
+            hidden.append((reading, cand))
+    return hidden
+
+
+PATTERN_PAPER = (0.3, 0.8)
+"""A place of a pattern is read only where its middle (this share of a short side square) is as light as the middle of
+a card read, at this share of its level or more (medians: a pip or two do not count): where it lies on a card, the
+card itself or the one over it in a fan or a pile, and not on a darker table (a row of two laid in the pairs game
+has none beside it; on a pale table the places are read all the same)."""
+
+
+def _paper_like(image: np.ndarray, place: np.ndarray, card: np.ndarray) -> bool:
+    """True if the middle of ``place`` is nearly as light as the middle of the card read at ``card`` (``PATTERN_PAPER``)."""
+    share, level = PATTERN_PAPER
+    height, width = image.shape[:2]
+
+    def middle(corners: np.ndarray) -> float:
+        cx, cy = corners.mean(axis=0)
+        half = max(1, int(share * _length(corners[1] - corners[0]) / 2))
+        x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
+        patch = image[y0:min(height, int(cy) + half), x0:min(width, int(cx) + half)]
+        return float(np.median(patch.min(axis=2))) if patch.size else 0.0
+
+    return middle(place) >= level * middle(card)
+
+
+PATTERN_NUDGES = ((0.0, 0.0), (-0.06, 0.0), (0.06, 0.0), (0.0, -0.06), (0.0, 0.06))
+"""Where a pattern's place does not read surely, it is read again moved by these shares of its width along its top
+edge and down its side: two or three cards' corners, each hung on its index to a few pixels, put the next a little
+off, more so three steps on and round a fan's turn (the reader's own leeway is about 0.05)."""
+
+
+def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int, either_way: bool,
+               trace: list[Hypothesis] | None = None) -> tuple:
+    """(reading, corners, reads made): the surest read naming a suit of ``place`` moved by ``PATTERN_NUDGES``, up to
+    ``left`` reads, stopping at a sure one, and moved only where the place itself reads a rank, even unsurely (an index
+    lies there, a little off: where no rank is read, no index lies). Where the place itself reads no rank and the pattern is of whole cards
+    (``either_way``: a whole card's outline starts at either index corner), the card turned half round is read too."""
+    across, down = place[1] - place[0], place[3] - place[0]
+    best, used = None, 0
+    for k, (u, v) in enumerate(PATTERN_NUDGES):
+        if used >= left:
+            break
+        corners = (place + u * across + v * down).astype(np.float32)
+        reading = _read_corners(image, corners, reader)
+        used += 1
+        if k == 0 and either_way and reading.rank is None and used < left:
+            turned = corners[[2, 3, 0, 1]]
+            again = _read_corners(image, turned, reader)
+            used += 1
+            if again.rank is not None:
+                reading, corners, place = again, turned, turned
+                across, down = place[1] - place[0], place[3] - place[0]
+        if trace is not None:
+            trace.append(Hypothesis(corners, "corner", reading))
+        if best is None or (reading.suit is not None and (best[0].suit is None or reading.confidence > best[0].confidence)):
+            best = (reading, corners)
+        if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH or k == 0 and reading.rank is None:
+            break
+    return best[0], best[1], used
 
 
 def _glyph_on_glyph(reading, cand, seen, other) -> bool:
