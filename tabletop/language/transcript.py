@@ -27,10 +27,6 @@ class Transcript:
     words: tuple[tuple[str, float], ...] = ()
     engine: str = "text"
     decode_ms: float = 0.0
-    ranks_checked: bool = False
-    """The recogniser itself checked the rank of its best reading against the ranks it confuses with
-    it (vocabulary.yaml ``confusable_ranks``): its decoders read the same command and none of their
-    readings held a confusable partner. The language layer then does not doubt that rank again."""
 
     @classmethod
     def typed(cls, text: str) -> "Transcript":

@@ -168,10 +168,7 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
             cost = hyp_cost + p.cost + adj
             add(Scored(intent, cost, alt.text, p, note))
             if not typed:
-                # A rank the recogniser checked itself (both decoders read it, neither heard a rank
-                # confused with it: Transcript.ranks_checked) is not doubted again for its best reading.
-                ranks = not (i == 0 and transcript.ranks_checked)
-                for variant in _confusions(intent, vocab, confusable_names, ranks=ranks):
+                for variant in _confusions(intent, vocab, confusable_names):
                     v_intent, v_adj, v_note = _adjust(variant, context, vocab)
                     add(Scored(v_intent, hyp_cost + p.cost + v_adj + _CONFUSION_COST, alt.text, p, "confusable"))
 
@@ -827,13 +824,13 @@ def _confusable_names(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, ...]], *,
-                ranks: bool = True) -> list[Intent]:
+def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, ...]]) -> list[Intent]:
     """The readings a recogniser may have confused with ``intent``: its rank's confusable partners
-    (unless ``ranks`` is False), and players' names that sound alike."""
+    (asked about even when both decoders read the same rank and no reading held its partner: both
+    read "Ana, queens?" as threes in a 20 dB game), and players' names that sound alike."""
     out: list[Intent] = []
     rank = getattr(intent, "rank", None)
-    if ranks and isinstance(rank, Rank):
+    if isinstance(rank, Rank):
         for other in vocab.confused_with(rank):
             if isinstance(intent, Ask) and intent.card is not None:
                 out.append(replace(intent, rank=other, card=replace(intent.card, rank=other)))

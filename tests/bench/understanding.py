@@ -60,7 +60,7 @@ class Heard:
 
 # The recogniser's judgement kept for each utterance: both decoders' readings and what decided.
 TRACE_KEYS = ("grammar", "open", "open_spoken", "agreement", "fit", "bare", "not_bare", "dropped", "rescued",
-              "capped", "slot_unheard", "count_unheard", "confusable_heard", "ranks_checked", "slots_backed", "count_implied",
+              "capped", "slot_unheard", "count_unheard", "confusable_heard", "slots_backed", "count_implied",
               "acoustic", "confidence", "short_answer")
 
 
@@ -74,13 +74,12 @@ def _trace_of(recogniser) -> dict:
 
 def _transcript_json(t: Transcript) -> dict:
     return {"text": t.text, "confidence": t.confidence, "engine": t.engine,
-            "alternatives": [[a.text, a.confidence] for a in t.alternatives], "ranks_checked": t.ranks_checked}
+            "alternatives": [[a.text, a.confidence] for a in t.alternatives]}
 
 
 def _transcript_from(d: dict) -> Transcript:
     return Transcript(text=d["text"], confidence=d["confidence"], engine=d["engine"],
-                      alternatives=tuple(Alternative(a, c) for a, c in d["alternatives"]),
-                      ranks_checked=d.get("ranks_checked", False))
+                      alternatives=tuple(Alternative(a, c) for a, c in d["alternatives"]))
 
 
 def decode(n: int, chatter_n: int, real_limit: int, live: bool = True) -> list[Heard]:

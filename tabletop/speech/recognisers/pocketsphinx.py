@@ -846,7 +846,6 @@ class _Stream:
             trace["slots_backed"] = agreement  # the looser backing it had
             agreement = SLOTS_BACKED
             trace["agreement"] = agreement
-        ranks_checked = False
         if agreement > 0.0 and not slot_unheard and not self.short_answer:
             partner = owner._confusable_rank_heard(text, open_texts, self.players)
             if partner is not None:
@@ -854,13 +853,6 @@ class _Stream:
                 # asked about ("Ana, aces?"), never acted on (see _confusable_rank_heard).
                 slot_unheard = True
                 trace["confusable_heard"] = partner
-            elif agreement >= SLOTS_BACKED:
-                # Both decoders read the same command, and no reading of the open decoder holds a rank
-                # confused with its rank: the rank is checked here, and the language layer need not
-                # doubt it again (Transcript.ranks_checked). Not with a looser backing (the words in
-                # common): "cho i'm asking for any deuce" backed 0.6 was a "king".
-                ranks_checked = True
-                trace["ranks_checked"] = True
         word_conf = [c for _, c in words] or [0.5]
         acoustic = min(1.0, 0.5 + 0.5 * min(word_conf) ** 0.5)
         trace["acoustic"] = acoustic
@@ -924,7 +916,6 @@ class _Stream:
             words=tuple(words),
             engine=owner.name,
             decode_ms=_ms(start),
-            ranks_checked=ranks_checked,
         )
 
 
