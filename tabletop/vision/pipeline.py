@@ -75,7 +75,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     # table its outline does not stand out from)
     read_whole = [q for i, (q, r) in enumerate(zip(quads, readings)) if _reads_as_card(r) and i not in weak]
     deck = _deck_long_side(quads, readings)
-    long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, _DECK_SPREAD[1] * deck)
+    long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, INDEX_FROM_FRAME * deck)
     partial += [c for c in find_indices(image, [q.corners for q in read_whole], long_sides)
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
@@ -209,7 +209,17 @@ def _of_frame_size(cand, read: list[tuple]) -> bool:
     surely gives the size (the ladder tries some 14 sizes a corner: speed frames, 79 -> 60 hypotheses read a frame
     with ``_far_index``'s sizes from the frame's, the cards read the same)."""
     frame = _sure_short_side(read)
-    return frame is None or _DECK_SPREAD[0] <= cand.short_side / frame <= _DECK_SPREAD[1]
+    largest = INDEX_FROM_FRAME if cand.by_index else _DECK_SPREAD[1]
+    return frame is None or _DECK_SPREAD[0] <= cand.short_side / frame <= largest
+
+
+INDEX_FROM_FRAME = 1.5
+"""A card hung on an index found by its ink alone (its size from its glyph's height, ``indices.GLYPH_TO_CARD``) is
+looked for and read only up to this many times the frame's card size (``_of_frame_size``; in ``find_indices``, the
+whole cards'), not a camera's whole tilt (``_DECK_SPREAD``): a glyph over a pip hung larger is mostly a big pip over
+another in a card's middle (speed frames: the index guesses read as cards lie within 1.31 of the frame's size, the 3-4 a
+frame hung 1.37-1.67 times it read no card, a glyph read each; at 1.35 a held-out composite lost a queen's index read
+surely at 1.35-1.5)."""
 
 
 def _photo_short_side(read: list[tuple]) -> float | None:

@@ -3,11 +3,13 @@ sizes hung and read (time per frame), without losing the cards it finds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from tabletop.cards import Card
 from tabletop.vision.finder import DECK_SPREAD, CornerCandidate, find_cards_and_corners, order_quad
-from tabletop.vision.pipeline import _far_index, _long_side, _partly_hidden, _read_corners
+from tabletop.vision.pipeline import INDEX_FROM_FRAME, _far_index, _long_side, _partly_hidden, _read_corners
 from tabletop.vision.reader import Reader, shipped_reader
 from tabletop.vision.render import render_scene
 
@@ -20,16 +22,22 @@ def _hung(corners: np.ndarray, size: float, confirm: bool = False) -> CornerCand
     return CornerCandidate((corners[0] + size * (corners - corners[0])).astype(np.float32), (0, 0, 1, 1), -1, confirm)
 
 
+def _read_surely(scene, reader: Reader) -> tuple[CornerCandidate, np.ndarray]:
+    """The scene's one card hung right (read at both corners, so it gives the frame's card size) and its far index
+    corner's quad (no hypothesis of the same index)."""
+    quad = order_quad(scene.cards[0].quad)
+    right = _hung(quad, 1.0)
+    assert _read_corners(scene.image, right.corners, reader).corners_read == 2
+    return right, quad[[2, 3, 0, 1]]
+
+
 def test_a_size_only_guessed_far_off_a_card_read_surely_is_not_read() -> None:
     # the finder's ladder hangs some 14 sizes on each corner where no whole card gives the deck's size; once a card
     # is read surely at both corners, a guess more than a camera's tilt off its size is no card of this deck
     rng = np.random.default_rng(61)
     reader = shipped_reader()
     for card, scene in one_card_scenes(rng, 6, perspective=0.05):
-        quad = order_quad(scene.cards[0].quad)
-        right = _hung(quad, 1.0)
-        assert _read_corners(scene.image, right.corners, reader).corners_read == 2
-        far = quad[[2, 3, 0, 1]]  # its far index corner: no hypothesis of the same index
+        right, far = _read_surely(scene, reader)
         near, off = _hung(far, 1.2, confirm=True), _hung(far, 1.1 * DECK_SPREAD[1], confirm=True)
         trace: list = []
         _partly_hidden(scene.image, [off, near, right], [], reader, trace)
@@ -40,6 +48,27 @@ def test_a_size_only_guessed_far_off_a_card_read_surely_is_not_read() -> None:
         trace = []
         _partly_hidden(scene.image, [off, near], [], reader, trace)
         assert off.corners.tobytes() in [h.corners.tobytes() for h in trace]
+
+
+def test_an_index_guess_far_larger_than_the_frame_s_cards_is_not_read() -> None:
+    # a card hung on an index found by its ink alone takes its size from its glyph: hung 1.5-1.67 times the frame's
+    # card size it is mostly a big pip over another in a card's middle, and is not read; a corner's edges' guess of that
+    # size is (a camera's whole tilt); with no card read surely at both corners, both are read
+    rng = np.random.default_rng(64)
+    reader = shipped_reader()
+    for card, scene in one_card_scenes(rng, 4, perspective=0.05):
+        right, far = _read_surely(scene, reader)
+        large = 0.5 * (INDEX_FROM_FRAME + DECK_SPREAD[1])
+        index_large, index_near = replace(_hung(far, large), by_index=True), replace(_hung(far, 1.2), by_index=True)
+        edges_large = _hung(far, large)
+
+        def read_with(cand: CornerCandidate, frame: bool = True) -> bool:
+            trace: list = []
+            _partly_hidden(scene.image, [right, cand] if frame else [cand], [], reader, trace)
+            return cand.corners.tobytes() in [h.corners.tobytes() for h in trace]
+
+        assert not read_with(index_large)
+        assert read_with(index_near) and read_with(edges_large) and read_with(index_large, frame=False)
 
 
 class _Counting(Reader):
