@@ -128,6 +128,9 @@ class Vocabulary:
     steadily_confused_ranks: tuple[tuple[Rank, Rank], ...] = ()
     """Rank words a recogniser hears one as the other so steadily that two hearings agreeing prove
     nothing between them (see vocabulary.yaml)."""
+    ranks_heard_alike: tuple[tuple[Rank, Rank], ...] = ()
+    """Rank words close in sound that the recogniser checks against its other readings, like
+    ``confusable_ranks``, without the language layer taking either as a rival (see vocabulary.yaml)."""
 
     @functools.cached_property
     def typed_pattern(self) -> "re.Pattern[str]":
@@ -157,6 +160,10 @@ class Vocabulary:
     def confused_with(self, rank: Rank) -> tuple[Rank, ...]:
         """The ranks a recogniser confuses with ``rank`` (``confusable_ranks``), in the file's order."""
         return tuple(b if rank is a else a for a, b in self.confusable_ranks if rank in (a, b))
+
+    def heard_alike(self, rank: Rank) -> tuple[Rank, ...]:
+        """The ranks whose words sound close to ``rank``'s (``ranks_heard_alike``), in the file's order."""
+        return tuple(b if rank is a else a for a, b in self.ranks_heard_alike if rank in (a, b))
 
     def single_words(self, name: str) -> frozenset[str]:
         """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
@@ -401,6 +408,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
 
     confusable = rank_pairs("confusable_ranks")
     steady = rank_pairs("steadily_confused_ranks")
+    alike = rank_pairs("ranks_heard_alike")
     raw_phases = dict(data.get("phases") or {})
     drop = float(raw_phases.pop("drop", 1.5))
     phases: dict[str, dict[str, float]] = {}
@@ -427,6 +435,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
         unknown_name_cost=float(names.get("unknown_cost", 2.5)),
         confusable_ranks=tuple(confusable),
         steadily_confused_ranks=tuple(steady),
+        ranks_heard_alike=tuple(alike),
         phases=phases,
         phase_drop=drop,
         intent_names=tuple(dict.fromkeys(t.intent for t in templates)),

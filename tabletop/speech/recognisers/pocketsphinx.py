@@ -471,15 +471,16 @@ class PocketSphinxRecogniser:
             return False
 
     def _confusable_rank_heard(self, grammar_text: str, nbest: Sequence[str], players: Sequence[str]) -> str | None:
-        """The rank confusable with the grammar reading's rank (``confusable_ranks``) that at least
-        ``CONFUSABLE_HEARD_MIN`` of the open decoder's n-best readings hold, else None.
+        """The rank confusable with the grammar reading's rank (``confusable_ranks``, ``ranks_heard_alike``)
+        that at least ``CONFUSABLE_HEARD_MIN`` of the open decoder's n-best readings hold, else None.
 
         Two decoders agreeing on a rank prove little between two ranks a recogniser confuses: they hear
         the same sound with the same model. En+m6's "Ana, got any 8s?" at 20 dB was read "ana got any
         aces" by the grammar and "ana got an aces" by the open decoder's best reading without the
         background's words (backed 0.9, confidence 0.845) and acted on as an ask of aces, while 5 of
         the open decoder's 25 readings held an eight (the simulated pairs game, seed 4101). Such a
-        reading is asked about ("Ana, aces?"); a rank whose partner no reading holds is left alone."""
+        reading is asked about ("Ana, aces?"); a rank whose partner no reading holds is left alone.
+        Ranks whose words sound close (``ranks_heard_alike``: kings and queens) are checked the same way."""
         try:
             from tabletop.language.understand import slot_values_said
             from tabletop.language.vocabulary import load_vocabulary
@@ -488,7 +489,8 @@ class PocketSphinxRecogniser:
             rank = getattr(mine, "rank", None)
             if rank is None:
                 return None
-            for partner in load_vocabulary().confused_with(rank):
+            vocab = load_vocabulary()
+            for partner in (*vocab.confused_with(rank), *vocab.heard_alike(rank)):
                 value = ("rank", partner.symbol)
                 if sum(1 for t in nbest if t and value in slot_values_said(t, players)) >= CONFUSABLE_HEARD_MIN:
                     return value[1]
