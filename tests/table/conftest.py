@@ -20,3 +20,15 @@ def recogniser():
     r = PocketSphinxRecogniser(PLAYERS)
     r.warm_up()
     return r
+
+
+@pytest.fixture(scope="module")
+def two_players():
+    """The same for a two-player game of Ana and Ben."""
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is missing: apt-get install espeak-ng")
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    r = PocketSphinxRecogniser(("Ana", "Ben"))
+    r.warm_up()
+    return r

@@ -31,15 +31,6 @@ pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
 PLAYERS = ("Ana", "Ben")
 
 
-@pytest.fixture(scope="module")
-def two_players():
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(PLAYERS)
-    r.warm_up()
-    return r
-
-
 def _asked(asker: str, rank_words: str):
     """A pairs game of Ana and Ben in which ``asker`` has just asked the other for ``rank_words``."""
     from tabletop.table import Table

@@ -21,15 +21,6 @@ pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is missing: apt-get install espeak-ng")
 
 
-@pytest.fixture(scope="module")
-def two_players():
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(("Ana", "Ben"))
-    r.warm_up()
-    return r
-
-
 @pytest.mark.parametrize("preset, acted", [("pairs", True), ("standard", False)])
 def test_yes_one_when_one_is_all_the_target_can_give(two_players, preset: str, acted: bool) -> None:
     from tabletop.speech import synth

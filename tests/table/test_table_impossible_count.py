@@ -23,15 +23,6 @@ pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="espeak-ng is missing: apt-get install espeak-ng")
 
 
-@pytest.fixture(scope="module")
-def two_players():
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(("Ana", "Ben"))
-    r.warm_up()
-    return r
-
-
 def test_yes_heard_with_an_impossible_count_asks_about_the_yes(two_players) -> None:
     from tabletop.speech import synth
 

@@ -84,15 +84,21 @@ def test_an_ask_whose_other_reading_asks_oneself_is_acted_on() -> None:
     assert replies[-1].event.get("changed") and replies[-1].event["intent"]["target"] == "Ben", [r.event for r in replies]
 
 
-def test_a_book_claimed_for_the_player_who_took_cards_is_acted_on() -> None:
-    """20 dB game seed 4103: after Ana gave Ben a jack, Ben's "Ben has a book of jacks" (both decoders)
-    was asked back for "ana has a book of jacks" among the readings; it is the call the game expects."""
+def _ana_gave_ben_a_jack():
+    """The pairs game after Ben went fishing for twos and then took a jack from Ana."""
     table = _pairs_game()
     table.hear_text("Ben, do you have any twos?")
     table.hear_text("go fish")
     table.idle()
     table.hear_text("Ana, do you have any jacks?")
     table.hear_text("yes, one")
+    return table
+
+
+def test_a_book_claimed_for_the_player_who_took_cards_is_acted_on() -> None:
+    """20 dB game seed 4103: after Ana gave Ben a jack, Ben's "Ben has a book of jacks" (both decoders)
+    was asked back for "ana has a book of jacks" among the readings; it is the call the game expects."""
+    table = _ana_gave_ben_a_jack()
     said = Transcript("ben has a book of jacks", 0.93,
                       (Alternative("ben has a book of jacks", 0.93), Alternative("ana has a book of jacks", 0.56)),
                       engine="pocketsphinx")
@@ -101,12 +107,7 @@ def test_a_book_claimed_for_the_player_who_took_cards_is_acted_on() -> None:
 
 
 def test_a_book_claimed_for_another_player_is_checked() -> None:
-    table = _pairs_game()
-    table.hear_text("Ben, do you have any twos?")
-    table.hear_text("go fish")
-    table.idle()
-    table.hear_text("Ana, do you have any jacks?")
-    table.hear_text("yes, one")
+    table = _ana_gave_ben_a_jack()
     said = Transcript("ana has a book of jacks", 0.93,
                       (Alternative("ana has a book of jacks", 0.93), Alternative("ben has a book of jacks", 0.56)),
                       engine="pocketsphinx")
