@@ -17,7 +17,7 @@ import numpy as np
 __all__ = ["pattern_places", "lies_at", "LAYOUT_STEPS", "LAYOUT_SIZES", "LAYOUT_TURN", "LAYOUT_NEAR", "LAYOUT_FREE", "LAYOUT_AGREE"]
 
 LAYOUT_STEPS = 3
-"""A book is four cards: two read lie one, two or three steps apart, and the others up to three steps on."""
+"""A book is four cards: two read lie 1 to 3 steps apart, and the others up to 3 steps on."""
 LAYOUT_SIZES = 0.15
 """Two cards of one pattern are one deck's, seen alike: their short sides within this share of each other."""
 LAYOUT_TURN = np.radians(50.0)
