@@ -53,7 +53,7 @@ from tabletop.referee.intents import (
 )
 
 __all__ = ["ACT", "Understanding", "Scored", "understand", "confirm_question", "slot_question", "offer_question", "costly",
-           "bare_answer", "bare_go_fish", "answers_differ", "players_differ", "slot_value", "slot_values_said", "slot_values_of",
+           "bare_answer", "bare_go_fish", "answers_differ", "players_differ", "PLAYER_SLOTS", "slot_value", "slot_values_said", "slot_values_of",
            "NOT_CAUGHT"]
 
 NOT_CAUGHT = sentences.NOT_CAUGHT
@@ -394,7 +394,7 @@ def answers_differ(best: Scored, ranked: list[Scored], context: Context) -> bool
                for s in ranked)
 
 
-_PLAYER_SLOTS = ("target", "player", "asker")
+PLAYER_SLOTS = ("target", "player", "asker")  # the slots of an intent that name a player
 _AFTER_EXCHANGE = ("after_hit", "after_miss")  # the phases in which the asker's book calls are expected
 
 
@@ -425,7 +425,7 @@ def players_differ(best: Scored, ranked: list[Scored], context: Context | None =
     if isinstance(best.intent, Book) and context is not None and context.phase in _AFTER_EXCHANGE and \
             best.intent.player is not None and best.intent.player == context.asker:
         return False
-    slots = [s for s in _PLAYER_SLOTS if isinstance(getattr(best.intent, s, None), str)]
+    slots = [s for s in PLAYER_SLOTS if isinstance(getattr(best.intent, s, None), str)]
     return any(s.text != best.text and s.note != "confusable" and type(s.intent) is type(best.intent)
                and s.cost - best.cost < _PLAYER_RIVAL
                and any(isinstance(getattr(s.intent, slot), str) and getattr(s.intent, slot) != getattr(best.intent, slot)
@@ -836,7 +836,7 @@ def _confusions(intent: Intent, vocab: Vocabulary, names: dict[str, tuple[str, .
                 out.append(replace(intent, rank=other, card=replace(intent.card, rank=other)))
             else:
                 out.append(replace(intent, rank=other))  # type: ignore[arg-type]
-    for slot in _PLAYER_SLOTS:
+    for slot in PLAYER_SLOTS:
         name = getattr(intent, slot, None)
         if isinstance(name, str):
             for other_name in names.get(name, ()):

@@ -159,11 +159,11 @@ class Vocabulary:
 
     def confused_with(self, rank: Rank) -> tuple[Rank, ...]:
         """The ranks a recogniser confuses with ``rank`` (``confusable_ranks``), in the file's order."""
-        return tuple(b if rank is a else a for a, b in self.confusable_ranks if rank in (a, b))
+        return _partners(rank, self.confusable_ranks)
 
     def heard_alike(self, rank: Rank) -> tuple[Rank, ...]:
         """The ranks whose words sound close to ``rank``'s (``ranks_heard_alike``), in the file's order."""
-        return tuple(b if rank is a else a for a, b in self.ranks_heard_alike if rank in (a, b))
+        return _partners(rank, self.ranks_heard_alike)
 
     def single_words(self, name: str) -> frozenset[str]:
         """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
@@ -317,6 +317,11 @@ def _guaranteed_slots(expr: Expression) -> set[str]:
         sets = [_guaranteed_slots(o) for o in expr.options]
         return set.intersection(*sets) if sets else set()
     return set()
+
+
+def _partners(rank: Rank, pairs: tuple[tuple[Rank, Rank], ...]) -> tuple[Rank, ...]:
+    """The other rank of each of ``pairs`` that holds ``rank``, in the pairs' order."""
+    return tuple(b if rank is a else a for a, b in pairs if rank in (a, b))
 
 
 def _build(data: dict[str, Any], source: str) -> Vocabulary:

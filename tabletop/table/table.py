@@ -52,7 +52,7 @@ from tabletop.errors import SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
 from tabletop.language.transcript import Transcript
-from tabletop.language.understand import ACT, Understanding, understand
+from tabletop.language.understand import ACT, PLAYER_SLOTS, Understanding, understand
 from tabletop.language.vocabulary import load_vocabulary
 from tabletop.referee.game import Game
 from tabletop.referee.intents import Answer, Ask, Book, Control, Correct, GoFish, Intent, No, Query, Yes
@@ -430,7 +430,7 @@ class Table:
             name = getattr(said, slot, None)
             return current if name is None and slot in ("player", "asker") else name
 
-        pairs = ((named(intent, slot), named(before, slot)) for slot in _PLAYER_FIELDS)
+        pairs = ((named(intent, slot), named(before, slot)) for slot in PLAYER_SLOTS)
         return all(now is None or then is None or now == then for now, then in pairs)
 
     def _which_rank(self, intent: Intent, denied: Intent, transcript: Transcript, heard: Understanding,
@@ -575,20 +575,14 @@ class Table:
             # An unsure "yes" or "no" right after an ask is the referee's answer (Answer, or a go fish)
             # heard unsurely: asked about ("Yes, you have some?" · "Go fish?"), never acted on. Real
             # Speech Commands "sheila"s were heard as "sure" and acted on as Ben's "yes".
-            meant: Intent = Answer(None) if isinstance(intent, Yes) else GoFish()
-            ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
-            self._pending = ask
-            return [self._question(ask.question, base, meant, "confirm", ask)]
+            return self._ask_if_meant(Answer(None) if isinstance(intent, Yes) else GoFish(), transcript, base)
         if heard.confirm and not self._heard_well and self._impossible_count(intent):
             # "yes three" heard unsurely (the open decoder did not back it) where the target can give
             # one card at most (the pairs game): the count is the babble's. Asking "Three jacks?" only
             # led to "Ana can't give three" again and again (20 dB pairs game, seed 4101); the yes alone
             # is asked about. Heard surely, the count is checked as heard ("Three jacks?"): the table
             # may overrule what public knowledge says (test_table_implausible_counts.py).
-            meant = Answer(None)
-            ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
-            self._pending = ask
-            return [self._question(ask.question, base, meant, "confirm", ask)]
+            return self._ask_if_meant(Answer(None), transcript, base)
         if heard.confirm and not isinstance(intent, (Yes, No)):
             ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text,
                           evidence=_readings(heard))
@@ -609,6 +603,13 @@ class Table:
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
+
+    def _ask_if_meant(self, meant: Intent, transcript: Transcript, base: dict[str, Any]) -> list[Reply]:
+        """Ask whether ``meant`` is what was said ("Yes, you have some?" · "Go fish?"): the intent an
+        unsure hearing most likely stands for, not the one read."""
+        ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text)
+        self._pending = ask
+        return [self._question(ask.question, base, meant, "confirm", ask)]
 
     def _impossible_count(self, intent: Intent) -> bool:
         """Whether ``intent`` is an answer whose count is more than the target of the pending ask can
@@ -923,9 +924,6 @@ def _steadily_heard_for(value: str) -> tuple[str, ...]:
     be heard for a ten (no real recording says "ten")."""
     return tuple(said.symbol for said, heard_as in load_vocabulary().steadily_confused_ranks
                  if heard_as.symbol == value)
-
-
-_PLAYER_FIELDS = ("target", "asker", "player")  # the slots of an intent that name a player
 
 
 def _slot_json(intent: Intent, slot: str) -> str:
