@@ -76,7 +76,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     # table its outline does not stand out from)
     read_whole = [q for i, (q, r) in enumerate(zip(quads, readings)) if _reads_as_card(r) and i not in weak]
     deck = _deck_long_side(quads, readings)
-    long_sides = (0.0, np.inf) if deck is None else (_DECK_SPREAD[0] * deck, INDEX_FROM_FRAME * deck)
+    long_sides = (0.0, np.inf) if deck is None else (DECK_SPREAD[0] * deck, INDEX_FROM_FRAME * deck)
     partial += [c for c in find_indices(image, [q.corners for q in read_whole], long_sides)
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
@@ -167,9 +167,6 @@ _PARTIAL_MIN_CONFIDENCE = 0.5
 """A partly hidden card is kept only when its one visible index reads at least this surely (the verifier)."""
 
 
-_DECK_SPREAD = DECK_SPREAD
-
-
 def _weak(reading) -> bool:
     """True if a whole card read ``reading`` may be a bad fit, or several cards (``_WEAK``): the cards hung inside it
     (its blob's corners, the indices in it) are read too."""
@@ -189,7 +186,7 @@ def _one_deck(partial: list, quads: list, readings: list) -> list:
     deck = _deck_long_side(quads, readings)
     if deck is None:
         return partial
-    return [c for c in partial if _DECK_SPREAD[0] <= _long_side(c.corners) / deck <= _DECK_SPREAD[1]]
+    return [c for c in partial if DECK_SPREAD[0] <= _long_side(c.corners) / deck <= DECK_SPREAD[1]]
 
 
 PHOTO_SCALE_READS = 5
@@ -206,20 +203,20 @@ def _sure_short_side(read: list[tuple]) -> float | None:
 
 def _of_frame_size(cand, read: list[tuple]) -> bool:
     """True if ``cand``, a card hung at a size guessed (from a corner's edges, an index's glyph, the finder's ladder),
-    may be of this frame's deck: within ``_DECK_SPREAD`` of the size of the cards read surely at both corners so far
+    may be of this frame's deck: within ``DECK_SPREAD`` of the size of the cards read surely at both corners so far
     (``_sure_short_side``: measured by their two indices), or any size while none is. One deck's cards lie within a
     camera's tilt of each other, as ``_one_deck`` keeps them by the whole cards read; where none is, a corner read
     surely gives the size (the ladder tries some 14 sizes a corner: speed frames, 79 -> 60 hypotheses read a frame
     with ``_far_index``'s sizes from the frame's, the cards read the same)."""
     frame = _sure_short_side(read)
-    largest = INDEX_FROM_FRAME if cand.by_index else _DECK_SPREAD[1]
-    return frame is None or _DECK_SPREAD[0] <= cand.short_side / frame <= largest
+    largest = INDEX_FROM_FRAME if cand.by_index else DECK_SPREAD[1]
+    return frame is None or DECK_SPREAD[0] <= cand.short_side / frame <= largest
 
 
 INDEX_FROM_FRAME = 1.5
 """A card hung on an index found by its ink alone (its size from its glyph's height, ``indices.GLYPH_TO_CARD``) is
 looked for and read only up to this many times the frame's card size (``_of_frame_size``; in ``find_indices``, the
-whole cards'), not a camera's whole tilt (``_DECK_SPREAD``): a glyph over a pip hung larger is mostly a big pip over
+whole cards'), not a camera's whole tilt (``DECK_SPREAD``): a glyph over a pip hung larger is mostly a big pip over
 another in a card's middle (speed frames: the index guesses read as cards lie within 1.31 of the frame's size, the 3-4 a
 frame hung 1.37-1.67 times it read no card, a glyph read each; at 1.35 a held-out composite lost a queen's index read
 surely at 1.35-1.5)."""
@@ -234,13 +231,13 @@ def _photo_short_side(read: list[tuple]) -> float | None:
 
 
 def _at_photo_scale(read: list[tuple]) -> list[tuple]:
-    """The corner reads of a size one deck's cards can have in this frame (``_DECK_SPREAD`` of ``_photo_short_side``): a
+    """The corner reads of a size one deck's cards can have in this frame (``DECK_SPREAD`` of ``_photo_short_side``): a
     view hung 2-3 times too large on a fan's corner holds the index whole, and of the sizes that read at one corner
     the larger is believed (``_larger_on_same_corner``)."""
     scale = _photo_short_side(read)
     if scale is None:
         return read
-    return [(r, c) for r, c in read if _DECK_SPREAD[0] <= c.short_side / scale <= _DECK_SPREAD[1]]
+    return [(r, c) for r, c in read if DECK_SPREAD[0] <= c.short_side / scale <= DECK_SPREAD[1]]
 
 
 RESCALE_FROM = 0.1
