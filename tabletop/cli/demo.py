@@ -3,6 +3,12 @@
 Each line is spoken by espeak-ng into audio (with a quiet room's noise floor), heard by the
 default recogniser in the game's context, refereed by the table, and the reply announced:
 printed, and spoken unless ``--quiet``. A newcomer sees the whole loop work on any machine.
+
+The scripted players answer tabletop as people at the table do: "yes" to a question about what
+they meant ("Two sevens?"), "no" and the sentence again to one about something else, the missing
+part alone to "Ana, which rank?", and the sentence again after "Sorry, I didn't catch that.". A
+line still not understood after :data:`TRIES` utterances is typed, as a player who gave up saying
+it would, and shown as typed. So the demo's game always ends where its script leads.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from typing import Any
 
 from tabletop.cli.jsonline import json_line
 
-__all__ = ["add_parser", "run", "SCRIPT"]
+__all__ = ["add_parser", "run", "SCRIPT", "TRIES", "answer_to"]
 
 PLAYERS = ("Ana", "Ben", "Cho")
 
@@ -38,6 +44,42 @@ SCRIPT: tuple[tuple[str, str | None, str], ...] = (
     ("Ben", "whose turn is it", "en"),
 )
 
+TRIES = 4
+"""Utterances a scripted player spends on one line (its answers to tabletop's questions included)."""
+
+
+def answer_to(pending: Any, meant: Any, line: str) -> list[str]:
+    """What a player who meant ``meant`` (said as ``line``) says to tabletop's pending question.
+
+    >>> from tabletop.language import parse
+    >>> from tabletop.table.pending import Pending
+    >>> meant = parse("yes two", ("Ana", "Ben"))
+    >>> answer_to(Pending("confirm", "Two sevens?", intent=parse("yes two", ("Ana", "Ben"))), meant, "yes two")
+    ['yes']
+    >>> answer_to(Pending("confirm", "Three sevens?", intent=parse("yes three", ("Ana", "Ben"))), meant, "yes two")
+    ['no', 'yes two']
+    >>> answer_to(Pending("count", "How many?", "count"), meant, "yes two")
+    ['two']
+    """
+    from tabletop import sentences
+    from tabletop.cards import Rank
+
+    if pending.slot is not None:
+        value = meant.to_json().get(pending.slot)
+        if value is None:
+            return [line]
+        if pending.slot == "rank":
+            return [Rank.parse(str(value)).plural]
+        return [sentences.number(int(value)) if pending.slot == "count" else str(value)]
+    about = pending.intent.to_json() if pending.intent is not None else None
+    return ["yes"] if about is not None and _agrees(about, meant.to_json()) else ["no", line]
+
+
+def _agrees(heard: dict[str, Any], meant: dict[str, Any]) -> bool:
+    """The same kind of intent, and no slot both name set otherwise."""
+    return heard["type"] == meant["type"] and all(
+        heard[k] == meant[k] for k in heard.keys() & meant.keys() if heard[k] is not None and meant[k] is not None)
+
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -53,6 +95,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tabletop.language import parse
     from tabletop.speech import synth
     from tabletop.speech.recognisers import default_recogniser
     from tabletop.speech.voice import Voice
@@ -62,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
     table = Table.new(PLAYERS)
     voice = Voice(quiet=args.quiet, out=(lambda text: None) if not args.json else (lambda text: None))
 
+    def show(record: dict[str, Any], text: str) -> None:
+        print(json_line(record) if args.json else text, flush=True)
+
     def announce(replies: list[Any]) -> list[str]:
         said = [r.text for r in replies if r.text]
         for text in said:
@@ -70,33 +116,40 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         opening = announce(table.start())
-        if args.json:
-            print(json_line({"tabletop": opening}), flush=True)
-        else:
-            print(f"tabletop: {' '.join(opening)}", flush=True)
+        show({"tabletop": opening}, f"tabletop: {' '.join(opening)}")
         for k, (who, line, espeak_voice) in enumerate(SCRIPT):
             if line is None:
                 said = announce(table.idle())
-                if args.json:
-                    print(json_line({"quiet": True, "tabletop": said}), flush=True)
-                elif said:
-                    print(f"   (a moment of quiet)\n   tabletop: {' '.join(said)}", flush=True)
+                show({"quiet": True, "tabletop": said}, f"   (a moment of quiet)\n   tabletop: {' '.join(said)}"
+                     if said else "   (a moment of quiet)")
                 continue
-            audio = synth.realistic(line, voice=espeak_voice, snr_db=args.snr, seed=k)
-            transcript = recogniser.hear(audio, table.context())
-            said = announce(table.hear(transcript))
-            if args.json:
-                print(json_line({"speaker": who, "said": line, "heard": transcript.text,
-                                  "confidence": transcript.confidence, "engine": transcript.engine,
-                                  "decode_ms": int(transcript.decode_ms), "tabletop": said}), flush=True)
-            else:
-                print(f"{who} says:  {line}", flush=True)
-                print(f"   heard:  {transcript.text or '(nothing for the game)'}  [{transcript.engine}, {transcript.confidence:.2f}, {transcript.decode_ms:.0f} ms]", flush=True)
-                print(f"   tabletop: {' '.join(said)}", flush=True)
-        if args.json:
-            print(json_line({"state": table.game.public()}), flush=True)
-        else:
-            print(f"\n{summary(table.game.public())}", flush=True)
+            meant = parse(line, PLAYERS)
+            queue, spent = [line], 0
+            while queue:
+                text = queue.pop(0)
+                spent += 1
+                if meant is not None and spent > TRIES:  # a player who gave up saying it types it
+                    said = announce(table.hear_text(line))
+                    show({"speaker": who, "said": line, "typed": True, "tabletop": said},
+                         f"{who} types:  {line}\n   tabletop: {' '.join(said)}")
+                    break
+                audio = synth.realistic(text, voice=espeak_voice, snr_db=args.snr, seed=100 * k + spent)
+                transcript = recogniser.hear(audio, table.context())
+                replies = table.hear(transcript)
+                said = announce(replies)
+                show({"speaker": who, "said": text, "heard": transcript.text, "confidence": transcript.confidence,
+                      "engine": transcript.engine, "decode_ms": int(transcript.decode_ms), "tabletop": said},
+                     f"{who} says:  {text}\n   heard:  {transcript.text or '(nothing for the game)'}  "
+                     f"[{transcript.engine}, {transcript.confidence:.2f}, {transcript.decode_ms:.0f} ms]\n"
+                     f"   tabletop: {' '.join(said)}")
+                if meant is None or queue:
+                    continue
+                pending = table.pending
+                if pending is not None:
+                    queue = answer_to(pending, meant, line)
+                elif not any(r.event.get("changed") or r.event.get("code") in ("control", "answer") for r in replies):
+                    queue = [line]  # not caught: said again
+        show({"state": table.game.public()}, f"\n{summary(table.game.public())}")
         voice.wait(120)
     finally:
         voice.close()
