@@ -421,6 +421,11 @@ class Table:
         read the same again: the same kind of intent, the same rank, no other player named (a book or
         an ask naming nobody is the current player's), and the game unchanged since."""
         before, log = denied
+        if not isinstance(intent, (Ask, Book)):
+            # The rank alone is asked for only where its answer fills a sentence ("Ana, which rank?",
+            # "A book of which rank?"): a correction's "Which one?" heard "eights" again and again as
+            # nothing at all (20 dB pairs game seed 4103: "Ben, any sevens?" typed after six tries).
+            return False
         if type(intent) is not type(before) or log != len(self.referee.log) or \
                 getattr(intent, "rank", None) != getattr(before, "rank", None):
             return False
@@ -600,9 +605,66 @@ class Table:
                 meant = Answer(intent.count)
                 ask = Pending("confirm", sentences.confirm(meant, self._context(None).rank), intent=meant,
                               text=transcript.text, instead=ask)
+            elif fresh and (meant := self._likelier_ask(intent, transcript)) is not None:
+                # "Ben, any eights?" heard "i meant any eights" (en-us+f1's "Ben", nine times in the
+                # 20 dB pairs game seed 4103): at the start of a turn a rank with "I meant" before it is
+                # the player's ask with its name misheard, likelier than a correction of a sentence
+                # already over. Asked "You said eights?", the player said "no" and the ask again, heard
+                # so again. So tabletop asks the ask ("Ben, eights?"); a "no" to that asks about the
+                # correction ("You said eights?").
+                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text, instead=ask)
+            elif fresh and (meant := self._proven_book(intent, transcript)) is not None:
+                # "book of fours" heard "book of fives" right after "Ana, that makes a pair of fours: lay it
+                # down" (en-us+f1, 20 dB pairs game seed 4103, three times until typed): the book public
+                # knowledge proves is likelier than one it does not, so tabletop asks about it ("A book of
+                # fours?"); a "no" to that asks about the book heard ("A book of fives?").
+                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text, instead=ask)
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
+
+    def _likelier_ask(self, intent: Intent, transcript: Transcript) -> Ask | None:
+        """The ask a heard correction of a rank alone most likely was: at the start of a turn (no ask
+        open), with no "no" before it, where one player alone can be asked, and the rank can be asked.
+        None otherwise (a "no, I said sevens" stays a correction; with two players or more to ask, the
+        name is not guessed)."""
+        if not isinstance(intent, Correct) or transcript.engine == "text" or intent.rank is None or \
+                intent.target is not None or intent.count is not None or intent.player is not None:
+            return None
+        if self.game.state.phase in (Phase.ANSWER, Phase.COUNT) or _first_word(transcript.text) in _no_words():
+            return None
+        meant = Ask(target="", rank=intent.rank)
+        targets = self._choices("target", meant)
+        if len(targets) != 1 or intent.rank.symbol not in self._choices("rank", meant):
+            return None
+        return replace(meant, target=targets[0])
+
+    def _proven_book(self, intent: Intent, transcript: Transcript) -> Book | None:
+        """The book public knowledge proves for the player a heard book would be recorded for, when the
+        heard rank is another and that player holds one such book alone; else None."""
+        if not isinstance(intent, Book) or transcript.engine == "text":
+            return None
+        state, size = self.game.state, self.game.rules.book_size
+        player = self._book_player(intent)
+        if player is None:
+            return None
+        proven = [r for r in RANKS if not state.closed(r) and state.knowledge.holds_at_least(player, r) >= size]
+        if len(proven) != 1 or intent.rank in proven:
+            return None
+        return replace(intent, rank=proven[0])
+
+    def _book_player(self, intent: Book) -> int | None:
+        """The seat a book would be recorded for (as the referee rules it): the player named, else the
+        player who took cards in the last exchange, else the current player."""
+        s = self.game.state
+        if intent.player:
+            seat = s.index(intent.player)
+            return seat if seat >= 0 else None
+        if s.exchange is not None and s.phase in (Phase.AFTER_HIT, Phase.AFTER_MISS):
+            return s.exchange.asker
+        if s.phase is Phase.ASK and s.taker is not None:
+            return s.taker
+        return None if s.over else s.current
 
     def _ask_if_meant(self, meant: Intent, transcript: Transcript, base: dict[str, Any]) -> list[Reply]:
         """Ask whether ``meant`` is what was said ("Yes, you have some?" · "Go fish?"): the intent an

@@ -253,8 +253,9 @@ def test_another_book_than_the_one_proven_is_asked_about() -> None:
     """After "Ben gives Ana three sevens. Ana, that makes a book of sevens: lay it down", the table
     waits for the book of sevens. A book of another rank heard then, however surely, is likelier
     misheard than meant (an espeak "Ana has a book of kings" was read "... queens" by both decoders
-    at 0.9 in the games bench and acted on): it is asked about ("A book of queens?") and nothing
-    moves; "yes" then lays it. The book proven still acts at once."""
+    at 0.9 in the games bench and acted on): nothing moves, and the book proven is asked about first
+    ("A book of sevens?"); a "no" asks about the book heard ("A book of queens?") and "yes" then lays
+    it. The book proven still acts at once."""
     for said, acts in (("book of queens", False), ("ana has a book of queens", False), ("book of sevens", True)):
         table = Table.new(PLAYERS, durable=False)
         for line in ("Ben, do you have any sevens?", "yes, three"):
@@ -264,6 +265,8 @@ def test_another_book_than_the_one_proven_is_asked_about() -> None:
         if acts:
             assert replies[0].event.get("changed") and replies[0].event["intent"]["type"] == "book", (said, replies)
             continue
+        assert _snapshot(table) == before and replies[-1].text.endswith("book of sevens?"), (said, [r.text for r in replies])
+        replies = table.hear(_heard("no"))
         assert _snapshot(table) == before and replies[-1].text.endswith("book of queens?"), (said, [r.text for r in replies])
         replies = table.hear(_heard("yes"))
         assert replies[0].event.get("changed") and replies[0].event["intent"]["rank"] == "Q", [r.event for r in replies]
