@@ -24,9 +24,12 @@ LAYOUT_TURN = np.radians(50.0)
 """... turned no more than this against each other (a fan of four at 15 degrees a card spans 45)."""
 LAYOUT_NEAR = 1.6
 """... and their centres no further apart than this many long sides a step (a row's gap is under half a width)."""
-LAYOUT_FREE = 0.3
+LAYOUT_FREE = 0.15
 """A place is looked at only where no card read lies: its index corner this share of a short side or more from
-every card read's (a slid pile's indices lie a fifth to a third of a width apart)."""
+every card read's. A slid pile's indices lie a fifth to a third of a width apart, so a card between two read lies
+0.2-0.25 from each (at 0.3 that place was taken for theirs: books bench, piles 7 -> 8 of 12); a card hung on its
+index lies within a few pixels of it, and a place read where a card read lies reads that card's suit, which is no
+new card."""
 
 
 LAYOUT_AGREE = 0.1

@@ -456,6 +456,8 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
     sure = [(r, c.corners, True) for r, c in hidden] + [(r, corners, False) for r, corners in whole]
     sure = [(r, corners, corner) for r, corners, corner in sure
             if r.rank is not None and r.suit is not None and r.confidence >= SURE_AT_BOTH]
+    frame = _pattern_short_side(sure)
+    sure = [(r, _at_size(corners, frame) if corner else corners, corner) for r, corners, corner in sure]
     ranks: dict = {}
     for r, corners, corner in sure:
         ranks.setdefault(r.rank, []).append((r, corners, corner))
@@ -491,6 +493,25 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
                                                         and _length(c.corners[0] - place[0]) < LAYOUT_FREE * short)]
             hidden.append((reading, cand))
     return hidden
+
+
+def _pattern_short_side(sure: list[tuple]) -> float | None:
+    """The frame's card size for a book's pattern (``sure``: (reading, corners, read at a corner)): the median short
+    side of the cards read surely at both corners (a whole card's outline, or both indices of a card hung on one), or
+    None when none is. A card read at one index corner only is hung at a size guessed from its glyph or a paper
+    corner's edges, a tenth too large as often as not (books bench: median 1.10 of the truth, 29 of 80 more than 12%
+    off); hung at this size, 14 are (and of the cards read at both corners, whose far index may be the next card's of
+    the same rank in a fan or a pile, 16 of 110 -> 11): two cards hung at sizes 15% apart make no pattern."""
+    sizes = [_length(corners[1] - corners[0]) for r, corners, _ in sure if _two_agree(r)]
+    return float(np.median(sizes)) if sizes else None
+
+
+def _at_size(corners: np.ndarray, short: float | None) -> np.ndarray:
+    """``corners`` (index corner first) scaled about their index corner to the short side ``short`` (None: as they are)."""
+    if short is None:
+        return corners
+    origin = corners[0]
+    return (origin + (corners - origin) * (short / max(1e-6, float(_length(corners[1] - origin))))).astype(np.float32)
 
 
 PATTERN_PAPER = (0.3, 0.8)
