@@ -135,7 +135,7 @@ def _ink_levels(corner: np.ndarray, evened: bool = False, index_contrast: bool =
     if index_contrast:
         h, w = lowest8.shape
         zone = lowest8[INDEX_ZONE_INSET:, INDEX_ZONE_INSET:int(INDEX_ZONE_WIDTH * w)]
-        index_darkest = float(np.percentile(zone, INDEX_DARKEST_PERCENTILE))
+        index_darkest = _low_percentile(zone, INDEX_DARKEST_PERCENTILE)
         if index_darkest <= darkest:
             return None
         darkest = index_darkest
@@ -209,6 +209,16 @@ def _percentile_90(counts: np.ndarray, values: np.ndarray) -> float:
     below = math.floor((n - 1) * 0.9)  # the sorted positions np.percentile interpolates between, as it finds them
     low, high = np.searchsorted(counts, [below + 1, min(n - 1, below + 1) + 1])
     return float(low) if low == high else float(np.percentile(values.astype(np.float32), 90))
+
+
+def _low_percentile(levels: np.ndarray, q: float) -> float:
+    """``np.percentile(levels, q)`` of uint8 ``levels`` from their counts (``_histogram``), not sorted, as
+    ``_percentile_90`` finds it: where the two levels it interpolates between are equal (nearly always), that level;
+    else numpy's own. A tenth of the cost on a corner's index zone."""
+    n = levels.size
+    below = math.floor((n - 1) * (q / 100))  # the sorted positions np.percentile interpolates between, as it finds them
+    low, high = np.searchsorted(np.cumsum(_histogram(levels)), [below + 1, min(n - 1, below + 1) + 1])
+    return float(low) if low == high else float(np.percentile(levels, q))
 
 
 _CLOSE_2 = np.ones((2, 2), np.uint8)

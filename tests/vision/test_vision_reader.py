@@ -104,6 +104,37 @@ def test_paper_level_is_numpys_90th_percentile() -> None:
         assert _percentile_90(counts, floats) == float(np.percentile(floats, 90))
 
 
+def test_index_darkest_level_is_numpys_5th_percentile() -> None:
+    """The index zone's darkest ink (``index_contrast``) is counted, not sorted: np.percentile's to the last bit, on
+    rendered corners' index zones as on random levels (strided views of a corner, as the zone is)."""
+    from tabletop.cards import SUITS
+    from tabletop.vision.glyphs import INDEX_DARKEST_PERCENTILE, _low_percentile, first_corner
+    from tabletop.vision.render import random_style, render_card
+
+    rng = np.random.default_rng(5)
+    for i in range(400):
+        if i % 20 == 0:
+            card = Card(list(Rank)[int(rng.integers(13))], SUITS[int(rng.integers(4))])
+            view = render_card(card, random_style(rng, TRAIN_FONTS), rng)
+            zone = cv2.min(cv2.min(*cv2.split(first_corner(view))[:2]), first_corner(view)[:, :, 2])[6:, 6:24]
+        else:
+            h, w = rng.integers(1, 80, 2)
+            full = rng.integers(0, int(rng.integers(1, 257)), (h + 7, w + 9)).astype(np.uint8)
+            zone = full[6:, 6 : 6 + w]
+        expected = float(np.percentile(zone, INDEX_DARKEST_PERCENTILE))
+        assert _low_percentile(zone, INDEX_DARKEST_PERCENTILE) == expected
+
+
+def test_frame_sizes_are_numpys_medians() -> None:
+    """The frame's card size (the median of the sizes read surely) is np.median's to the last bit."""
+    from tabletop.vision.pipeline import _median
+
+    rng = np.random.default_rng(6)
+    for _ in range(3000):
+        values = [float(v) for v in rng.uniform(5, 900, int(rng.integers(1, 14)))]
+        assert _median(values) == float(np.median(values))
+
+
 def test_far_index_read_from_the_card_turned_round_reads_as_from_the_whole_view() -> None:
     """A corner hypothesis's far index is warped on its own (the card turned half round, its top left only): the
     same pixels as the whole view's far corner up to interpolation rounding, so the same readings."""
