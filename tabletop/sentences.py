@@ -489,7 +489,9 @@ def which_slot(intent: Any, slot: str, asker: str | None = None) -> str:
         if slot == "rank":
             return f"{asker}, which rank?" if asker else "Which rank?"
         return f"{capital(intent.rank.plural)} from whom?"
-    return "A book of which rank?" if getattr(intent, "type", None) == "book" else "Which one?"
+    if getattr(intent, "type", None) == "book":
+        return "A book of which rank?"
+    return "Which rank?" if getattr(intent, "type", None) == "correct" and slot == "rank" else "Which one?"
 
 
 def offer_two(slot: str, first: str, second: str) -> str:

@@ -492,8 +492,9 @@ def _unsure_rank_fill(best: Scored, hypotheses: Any, context: Context, vocab: Vo
     6% and 10% of the time (FSDD's "six" heard as "ten" in 15 of 25 recordings: the same speaker
     saying it again is misheard the same way, so two hearings agreeing is no proof either). So is a
     book's rank ("A book of which rank?"): "threes" was heard "queens" by both decoders and a pair of
-    queens laid (the pairs game at 20 dB, seed 4101)."""
-    if context.expects != "rank" or not isinstance(best.intent, (Ask, Book)) or \
+    queens laid (the pairs game at 20 dB, seed 4101). And a correction's rank ("Which rank?" after a
+    "no" to "Threes?": see :func:`_fills`)."""
+    if context.expects != "rank" or not isinstance(best.intent, (Ask, Book, Correct)) or \
             type(context.partial) is not type(best.intent):
         return False
     if best.note not in ("fills the question", "corrects the question"):
@@ -667,6 +668,12 @@ def _fills(text: str, context: Context, vocab: Vocabulary) -> list[tuple[Intent,
 
     partial = context.partial
     slots = _SLOT_OF.get(type(partial), ())
+    if isinstance(partial, Correct) and context.expects in ("rank", "target", "count"):
+        # "Which one?" after a "no" to "Threes?", a check of a correction's rank: the answer is the
+        # slot asked for (20 dB pairs game seed 4104: "fives" to it was read as nothing, then as
+        # "Two sevens?", 19 utterances to repair one misheard book). Only the slot asked for: a
+        # correction has no sure slots of its own to fill otherwise.
+        slots = (context.expects,)
     if not slots:
         return []
     words = [t for t in normalise(text, vocab) if t not in vocab.skip_words]
