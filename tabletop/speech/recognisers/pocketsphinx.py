@@ -101,6 +101,14 @@ SLOTS_BACKED = 0.9
 # open decoder's n-best readings hold is checked ("Aces?"), never acted on, however both decoders'
 # best readings agree (see PocketSphinxRecogniser._confusable_rank_heard).
 CONFUSABLE_HEARD_MIN = 1
+# Books of these ranks are checked ("A book of nines?") however both decoders agree, with no reading of
+# the partner needed (see PocketSphinxRecogniser._confusable_rank_heard). En+f3's "book of fives" was
+# read "book of nines" by both decoders (0.838, no five in the open decoder's 25 readings) and a pair of
+# nines laid (20 dB pairs game seed 4104; 19 utterances to repair). In the four 20 dB pairs traces
+# (seeds 4103 and 4104, before and after 905f0d6) that rule asks 5 right books of nines (no book of
+# fives was acted on) and catches the one wrong; it would ask 5 right asks of fives or nines (none
+# wrong), so asks are left alone.
+BOOK_RANKS_CHECKED = ("5", "9")
 # How far under the speaker's words (the median loudness of the grammar's words) a word the open
 # decoder heard is background, not the speaker (see _spoken). At 20 dB of babble the open
 # decoder's extra words lie 18-20 dB under the speech; a speaker's own words lie within about 10 dB
@@ -480,7 +488,8 @@ class PocketSphinxRecogniser:
         background's words (backed 0.9, confidence 0.845) and acted on as an ask of aces, while 5 of
         the open decoder's 25 readings held an eight (the simulated pairs game, seed 4101). Such a
         reading is asked about ("Ana, aces?"); a rank whose partner no reading holds is left alone.
-        Ranks whose words sound close (``ranks_heard_alike``: kings and queens) are checked the same way."""
+        Ranks whose words sound close (``ranks_heard_alike``: kings and queens) are checked the same way.
+        A book of fives or nines is checked whatever the readings hold (see ``BOOK_RANKS_CHECKED``)."""
         try:
             from tabletop.language.understand import slot_values_said
             from tabletop.language.vocabulary import load_vocabulary
@@ -490,10 +499,13 @@ class PocketSphinxRecogniser:
             if rank is None:
                 return None
             vocab = load_vocabulary()
-            for partner in (*vocab.confused_with(rank), *vocab.heard_alike(rank)):
+            partners = (*vocab.confused_with(rank), *vocab.heard_alike(rank))
+            for partner in partners:
                 value = ("rank", partner.symbol)
                 if sum(1 for t in nbest if t and value in slot_values_said(t, players)) >= CONFUSABLE_HEARD_MIN:
                     return value[1]
+            if getattr(mine, "type", None) == "book" and rank.symbol in BOOK_RANKS_CHECKED:
+                return next((p.symbol for p in partners if p.symbol in BOOK_RANKS_CHECKED), rank.symbol)
         except Exception:  # noqa: BLE001 - a parser failure leaves the reading as it was
             return None
         return None
