@@ -12,7 +12,8 @@ Kinds of question:
   "yes" acts on it, "no" drops it, a corrected slot ("no, sixes") acts on the corrected intent.
   With ``instead`` set, "no" asks that question instead ("Go fish?" → "no" → "You said tens?").
   With ``confirms`` set it checks one slot heard once ("Sevens?" after "Ana, which rank?"): "yes"
-  acts, "no" asks for the slot again without the value denied, and another value ("no, sixes") is
+  acts, "no" asks for the slot again without the value denied (after "no" to "Tens?", a rank
+  steadily heard as tens is checked first: "Okay. Sixes?"), and another value ("no, sixes") is
   acted on when the hearings together read it surely (``evidence``: an earlier hearing was unsure
   between the value denied and this one), else checked in its turn ("Sixes?"): a value heard once
   is never acted on.

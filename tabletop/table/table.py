@@ -494,6 +494,9 @@ class Table:
             # (offering the two likeliest left once it has been missed twice).
             choices = tuple(c for c in pending.choices if c != checked) or pending.choices
             likely = tuple(v for v in pending.likely if v != checked and v in choices)
+            partner = self._partner_check(pending, checked, choices, likely, base, intent)
+            if partner is not None:
+                return [partner]
             question = sentences.HOW_MANY if slot == "count" else \
                 sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
             ask = Pending("slot", question, slot,
@@ -528,6 +531,28 @@ class Table:
         # again to "Nines?" was acted on as tens when the denied tens were still a choice.
         return [self._check(replace(pending, misses=pending.misses + 1, choices=allowed), intent,
                             tuple(v for v in pending.likely if v != checked), base, heard=heard)]
+
+    def _partner_check(self, pending: Pending, checked: str, choices: tuple[str, ...], likely: tuple[str, ...],
+                       base: dict[str, Any], intent: Intent) -> Reply | None:
+        """After "no" to "Tens?", a check of a rank that a rank still in play is steadily heard as
+        (vocabulary.yaml's ``steadily_confused_ranks``: a real FSDD "six" is heard "ten"), that rank
+        is checked next with a yes/no ("Okay. Sixes?") rather than the rank asked for again: the
+        re-said six is heard "ten" again, where a yes is easy to hear. A sure yes acts; a "no" asks
+        for the rank ("Ana, which rank?") without either. None when no such rank is in play."""
+        if pending.confirms != "rank" or pending.intent is None or not hasattr(pending.intent, "rank"):
+            return None
+        partners = tuple(said for said in _steadily_heard_for(checked) if said in choices)
+        if not partners:
+            return None
+        value = partners[0]
+        about = replace(pending.intent, rank=Rank.from_symbol(value))
+        if getattr(about, "card", None) is not None:
+            about = replace(about, card=None)  # "the ten of hearts" denied: the six asked about has no suit
+        check = Pending("confirm", sentences.check_slot("rank", value, False), "yes_no", intent=about,
+                        text=pending.text, choices=choices, likely=_merge((value,), likely),
+                        misses=pending.misses, confirms="rank", evidence=pending.evidence)
+        self._pending = check
+        return self._question(sentences.together([sentences.OKAY, check.question]), base, intent, "confirm", check)
 
     def _said_alone(self, heard: Understanding, slot: str, allowed: tuple[str, ...]) -> bool:
         """Whether the value ``heard`` gives ``slot`` is sure on its own, heard a second time (said
