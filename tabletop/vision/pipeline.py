@@ -269,9 +269,10 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
     suit) at least as surely as an index found in parts is believed at that size (``PARTS_AT_SCALE``): two sizes
     agreeing, one of them the deck's, measure the card (bidly deals: a jack of diamonds hung 1.4 times too large
     from its glyph, a king of clubs from a paper corner's short edges). ``suited`` (a ``scale`` the whole cards give,
-    not the corner reads themselves): the card hung again is believed only where it reads more surely and names a suit
-    (an Edje photo's print hung at a whole card's size read a jack with no suit, 0.65; a composite's five read surely
-    read again unsurely)."""
+    not the corner reads themselves): the card hung again is believed only where it reads more surely, surely
+    (``SURE_AT_BOTH``), and names a suit the first read did not contradict (an Edje photo's print hung at a whole
+    card's size read a jack with no suit, 0.65; a composite's five read surely read again unsurely; a held-out webcam
+    scene's two of clubs, 0.76, read again a two of diamonds, 0.76, on no card)."""
     if scale is None:
         return read
     out = []
@@ -284,7 +285,10 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
                 trace.append(Hypothesis(corners, "corner", again))
             surer = again.confidence > reading.confidence
             agreeing = _same_card(again, reading) and again.confidence >= PARTS_AT_SCALE[0]
-            believed = surer and again.suit is not None if suited else surer or agreeing
+            # at a size the whole cards give, only a sure read naming a suit none read before contradicts
+            # (a held-out webcam scene: a two of clubs at 0.76 hung again read a two of diamonds at 0.76, no card)
+            believed = (surer and again.suit is not None and again.confidence >= SURE_AT_BOTH
+                        and reading.suit in (None, again.suit)) if suited else surer or agreeing
             if again.rank is reading.rank and believed:
                 reading, cand = again, replace(cand, corners=corners, confirm=False)
         out.append((reading, cand))
