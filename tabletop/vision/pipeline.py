@@ -81,7 +81,7 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
-    hidden = _partly_hidden(image, partial, quads, reader, trace)
+    hidden = _partly_hidden(image, partial, _whole_short_side(quads, readings), reader, trace)
     hidden = _indices_beside(image, hidden, reader, trace)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
@@ -238,6 +238,22 @@ def _photo_short_side(read: list[tuple]) -> float | None:
     return _median(sure) if len(sure) >= PHOTO_SCALE_READS else None
 
 
+def _whole_short_side(quads: list, readings: list) -> float | None:
+    """The short side of this frame's whole cards read surely at both corners (their median), or None."""
+    sure = [_short_side(q.corners) for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
+    return float(np.median(sure)) if sure else None
+
+
+def _frame_short_side(read: list[tuple], whole_short: float | None) -> float | None:
+    """The frame's card size (a short side) a card read at one corner is measured against: its corner reads'
+    (``_photo_short_side``: several read surely), else its whole cards' (``whole_short``), else the cards read surely at
+    both corners (``_sure_short_side``), or None."""
+    for scale in (_photo_short_side(read), whole_short, _sure_short_side(read)):
+        if scale is not None:
+            return scale
+    return None
+
+
 def _at_photo_scale(read: list[tuple]) -> list[tuple]:
     """The corner reads of a size one deck's cards can have in this frame (``DECK_SPREAD`` of ``_photo_short_side``): a
     view hung 2-3 times too large on a fan's corner holds the index whole, and of the sizes that read at one corner
@@ -255,12 +271,16 @@ ladder) this share or more off the frame's card size (``_photo_short_side``), is
 
 
 def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: float | None,
-                   trace: list[Hypothesis] | None = None) -> list[tuple]:
+                   trace: list[Hypothesis] | None = None, suited: bool = False) -> list[tuple]:
     """``read`` (reading, hypothesis) with each card read at one corner off the frame's card size ``scale`` hung again at
     it on the same index corner, where it reads the same rank more surely there, or names the same card (rank and
     suit) at least as surely as an index found in parts is believed at that size (``PARTS_AT_SCALE``): two sizes
     agreeing, one of them the deck's, measure the card (bidly deals: a jack of diamonds hung 1.4 times too large
-    from its glyph, a king of clubs from a paper corner's short edges)."""
+    from its glyph, a king of clubs from a paper corner's short edges). ``suited`` (a ``scale`` the whole cards give,
+    not the corner reads themselves): the card hung again is believed only where it reads more surely, surely
+    (``SURE_AT_BOTH``), and names a suit the first read did not contradict (an Edje photo's print hung at a whole
+    card's size read a jack with no suit, 0.65; a composite's five read surely read again unsurely; a held-out webcam
+    scene's two of clubs, 0.76, read again a two of diamonds, 0.76, on no card)."""
     if scale is None:
         return read
     out = []
@@ -271,10 +291,48 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
             again = _read_corners(image, corners, reader)
             if trace is not None:
                 trace.append(Hypothesis(corners, "corner", again))
-            if again.rank is reading.rank and (again.confidence > reading.confidence
-                                               or _same_card(again, reading) and again.confidence >= PARTS_AT_SCALE[0]):
+            surer = again.confidence > reading.confidence
+            agreeing = _same_card(again, reading) and again.confidence >= PARTS_AT_SCALE[0]
+            # at a size the whole cards give, only a sure read naming a suit none read before contradicts
+            # (a held-out webcam scene: a two of clubs at 0.76 hung again read a two of diamonds at 0.76, no card)
+            believed = (surer and again.suit is not None and again.confidence >= SURE_AT_BOTH
+                        and reading.suit in (None, again.suit)) if suited else surer or agreeing
+            if again.rank is reading.rank and believed:
                 reading, cand = again, replace(cand, corners=corners, confirm=False)
         out.append((reading, cand))
+    return out
+
+
+INDEX_RESCALES = 6
+"""At most this many cards a frame hung on an index found by its ink, that read a rank but not as an index, are read
+again at the frame's card size (``_index_at_scale``), surest first."""
+
+
+def _index_at_scale(image: np.ndarray, unsuited: list[tuple], reader: Reader, scale: float | None,
+                    trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """The cards of ``unsuited`` (reading, hypothesis: hung on an index found by its ink, read a rank but no suit or
+    not surely, ``_reads_as_index``) that read as an index, and the same rank, hung again on the same index corner at
+    the frame's card size ``scale``, where they were hung at a size ``RESCALE_FROM`` or more off it: a size guessed
+    from a glyph's height puts the suit pip outside where the reader looks for it (composites: a nine hung at twice
+    its size, a jack and two kings at 1.2-1.3 times, their rank read and no suit). Kept only when read surely
+    (``SURE_AT_BOTH``): a table's print read so gives 0.66-0.79 (training tables: 8 of 8 cards read so at 0.8 or more
+    right, 6 of 11 below it on no card)."""
+    if scale is None:
+        return []
+    out = []
+    for reading, cand in sorted(unsuited, key=lambda rc: -rc[0].confidence)[:INDEX_RESCALES]:
+        if abs(cand.short_side / scale - 1.0) <= RESCALE_FROM:
+            continue
+        origin = cand.corners[0]
+        corners = (origin + (cand.corners - origin) * (scale / cand.short_side)).astype(np.float32)
+        again = _read_corners(image, corners, reader)
+        if trace is not None:
+            trace.append(Hypothesis(corners, "corner", again))
+        if (again.rank is reading.rank and again.confidence >= SURE_AT_BOTH and _reads_as_index(again)
+                and again.glyph is not None):
+            # hung anew on its one index (a card spanned by two indices no longer is): the index is the part in view
+            out.append((again, replace(cand, corners=corners, shown=_index_zone(again, corners), confirm=False,
+                                       paired=False)))
     return out
 
 
@@ -293,14 +351,21 @@ def _long_side(corners: np.ndarray) -> float:
     return float(max(e[0] + e[2], e[1] + e[3]) / 2)
 
 
+def _short_side(corners: np.ndarray) -> float:
+    e = _lengths(corners[[1, 2, 3, 0]] - corners)
+    return float(min(e[0] + e[2], e[1] + e[3]) / 2)
+
+
 def _reads_as_card(reading) -> bool:
     return reading.rank is not None and reading.confidence >= _PARTIAL_MIN_CONFIDENCE
 
 
-def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader,
+def _partly_hidden(image: np.ndarray, partial: list, whole_short: float | None, reader: Reader,
                    trace: list[Hypothesis] | None = None) -> list[tuple]:
-    """Cards seen only by one index corner: read that corner; keep confident reads, one per card."""
+    """Cards seen only by one index corner: read that corner; keep confident reads, one per card. ``whole_short``:
+    the frame's card size as its whole cards give it (``_whole_short_side``), or None."""
     read = []
+    unsuited = []  # cards hung on an index found by its ink that read a rank but not as an index (``_index_at_scale``)
     # cards spanned by their two indices first: read surely at both, they spare the other hypotheses on their index
     # and give the frame's card size (``_of_frame_size``); sizes only guessed (the finder's ladder) last
     for cand in sorted(partial, key=lambda c: (not c.paired, c.confirm)):
@@ -313,11 +378,15 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
             trace.append(Hypothesis(cand.corners, "corner", reading))
         if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
+        elif cand.by_index and reading.rank is not None:
+            unsuited.append((reading, cand))
     read = _measured_by_far_index(image, read, reader, trace)
     read = _at_photo_scale(read)
-    scale = _photo_short_side(read)
-    read = _hung_at_scale(image, read, reader, scale, trace)
-    read = [(r, c) for r, c in read if not c.by_parts or _parts_sure(r, c, scale)]
+    photo = _photo_short_side(read)
+    scale = _frame_short_side(read, whole_short)
+    read = _hung_at_scale(image, read, reader, scale, trace, suited=photo is None)
+    read += _index_at_scale(image, unsuited, reader, scale, trace)
+    read = [(r, c) for r, c in read if not c.by_parts or _parts_sure(r, c, photo)]
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
     guessed = [(r, c) for r, c in read if c.confirm and not _two_agree(r)]
     measured = [c for _, c in read if not c.confirm]
@@ -331,11 +400,25 @@ def _partly_hidden(image: np.ndarray, partial: list, quads: list, reader: Reader
     for reading, cand in read:
         # two index reads from ink apart in the frame are two cards whatever they read (``_other_ink``: a tight fan's
         # indices a fifth of a card apart, bidly deals; a book laid as a fan or a slid pile)
-        if any(not _other_ink(reading, cand, seen, other) and _one_card(reading, cand, seen, other)
+        if any(_on_far_index(reading, cand, seen, other)
+               or not _other_ink(reading, cand, seen, other) and _one_card(reading, cand, seen, other)
                for seen, other in kept):
             continue
         kept.append((reading, cand))
     return kept
+
+
+def _on_far_index(reading, cand, seen, other) -> bool:
+    """True if one of two corner hypotheses, read as the same rank naming no other suit, is hung on the far index of the
+    other, a card read at both corners (its far corner lies where its far index reads): that index read again (Edje
+    photos: a jack of hearts read at both corners, and again at its first index hung a little turned, as a jack naming
+    no suit). A read naming another suit there is another card (held-out composites: a fan's two of diamonds where a two
+    of hearts read at both corners had its far index, read on the diamond's index)."""
+    for (a, a_read), (b, b_read) in (((cand, reading), (other, seen)), ((other, seen), (cand, reading))):
+        if (_two_agree(b_read) and a_read.rank is b_read.rank and a_read.suit in (None, b_read.suit)
+                and _same_index(a, _turned(b))):
+            return True
+    return False
 
 
 BESIDE_SEEDS = 24
@@ -1106,6 +1189,11 @@ def _suits_apart(first, far, both) -> bool:
     if first.suit is None:
         return False
     return (far.suit is not None and far.suit is not first.suit) or both.suit is None
+
+
+def _turned(cand):
+    """``cand`` hung on its far index corner (turned half round)."""
+    return replace(cand, corners=cand.corners[[2, 3, 0, 1]])
 
 
 def _turned_apart(a, b) -> bool:

@@ -100,11 +100,13 @@ def test_of_the_sizes_hung_on_an_index_corner_the_one_whose_two_indices_agree_is
         quad = order_quad(scene.cards[0].quad)
 
         small, right, guessed = _hung(quad, 0.8), _hung(quad, 1.0), _hung(quad, 0.8, confirm=True)
-        kept = _partly_hidden(scene.image, [small, guessed, right], [], shipped_reader())
+        kept = _partly_hidden(scene.image, [small, guessed, right], None, shipped_reader())
         total += 1
         assert all(cand is not guessed for _, cand in kept)  # one index read at a guessed size is no card
         best = max(kept, key=lambda rc: rc[0].confidence)
-        whole += best[1] is right and best[0].rank is card.rank and best[0].corners_read == 2
+        # (the smaller size, hung again at the size of the card read at both corners, is that card: ``_hung_at_scale``)
+        at_right = best[1] is right or np.allclose(best[1].corners, right.corners, atol=1.0)
+        whole += at_right and best[0].rank is card.rank and best[0].corners_read == 2
     assert whole == total, f"{whole} of {total}"  # 12 of 12; none when one index was read alone (it reads as surely at 0.8 of the size)
 
 
@@ -117,7 +119,7 @@ def test_of_two_sizes_hung_on_one_index_corner_the_larger_is_believed() -> None:
         quad = order_quad(scene.cards[0].quad)
         image = _under_a_book(scene.image, quad)
         small, right = _hung(quad, 0.8), _hung(quad, 1.0)
-        kept = _partly_hidden(image, [small, right], [], shipped_reader())
+        kept = _partly_hidden(image, [small, right], None, shipped_reader())
         total += 1
         larger += any(cand is right for _, cand in kept) and all(cand is not small for _, cand in kept)
         wrong += sum(reading.rank is not card.rank for reading, _ in kept)
@@ -135,10 +137,10 @@ def test_a_size_only_guessed_is_believed_when_the_next_size_guessed_reads_the_sa
         image = _under_a_book(scene.image, quad)
 
         total += 1
-        kept = _partly_hidden(image, [_hung(quad, 1.0, confirm=True), _hung(quad, 1.2, confirm=True)], [], shipped_reader())
+        kept = _partly_hidden(image, [_hung(quad, 1.0, confirm=True), _hung(quad, 1.2, confirm=True)], None, shipped_reader())
         steady += any(reading.rank is card.rank for reading, _ in kept)
         wrong += sum(reading.rank is not card.rank for reading, _ in kept)
-        alone += len(_partly_hidden(image, [_hung(quad, 1.0, confirm=True)], [], shipped_reader()))
+        alone += len(_partly_hidden(image, [_hung(quad, 1.0, confirm=True)], None, shipped_reader()))
     assert steady >= 11, f"{steady} of {total}"  # 12 of 12; none when a guessed size needed both indices
     assert wrong == 0
     assert alone == 0  # one guess alone is no card
@@ -153,7 +155,7 @@ def test_a_guessed_size_larger_than_a_measured_one_that_reads_at_its_corner_is_b
         quad = order_quad(scene.cards[0].quad)
         image = _under_a_book(scene.image, quad)
         measured, guessed = _hung(quad, 0.8), _hung(quad, 1.0, confirm=True)
-        kept = _partly_hidden(image, [measured, guessed], [], shipped_reader())
+        kept = _partly_hidden(image, [measured, guessed], None, shipped_reader())
         total += 1
         grown += [cand for _, cand in kept] == [guessed]
         wrong += sum(reading.rank is not card.rank for reading, _ in kept)
@@ -315,3 +317,51 @@ def test_an_index_read_is_not_read_again_beside_another_with_another_suit() -> N
     truth = [(p.card, p.quad, p.readable) for p in scene.cards]
     _, false = losses(truth, see(scene.image), [])
     assert false["a card read twice"] == 0, false
+
+
+@pytest.mark.parametrize("seed, camera, layout, least", ((424278, "fullhd", "book_pile", 4), (424277, "hd", "book_fan", 3)))
+def test_a_book_s_cards_seen_by_their_indices_are_read_at_the_whole_cards_size(seed: int, camera: str, layout: str,
+                                                                              least: int) -> None:
+    """Held-out composites (linen, dim light: a slid pile of four kings; baize, overexposed: a fan of four): the kings
+    are seen by their indices alone, hung at sizes guessed from their glyphs (1.2-1.3 times too large), and read their
+    rank with no suit or unsurely there. The frame's whole cards read surely at both corners give the card size; hung
+    again at it, each reads surely with its own suit: all four of the pile, three of the fan (the fourth's index reads
+    no rank). Before, one king of each was read surely."""
+    from tabletop.vision.books import SURE
+
+    if not scenes.real_faces_available():
+        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    scene = scenes.compose(seed, split="held_out", camera=camera, layout=layout)
+    kings = {d.suit for d in see(scene.image) if d.rank is Rank.KING and d.confidence >= SURE}
+    shown = {p.card.suit for p in scene.cards if p.card.rank is Rank.KING and p.readable}
+    assert len(shown) == 4 and len(kings) >= least and kings <= shown, (kings, shown)
+
+
+def test_a_card_read_at_both_corners_is_not_read_again_at_its_first_index() -> None:
+    """An Edje photo (IMG_2569: an ace and three jacks): the jack of hearts lying over the others is read at both
+    corners from its far index; its first index, hung a little turned at the whole cards' size, read again as a jack
+    naming no suit (0.62). It is that card's far index read again, not a second jack (``_on_far_index``)."""
+    from vision_helpers import need_cards_dev
+
+    image = cv2.imread(str(need_cards_dev() / "images" / "IMG_2569.JPG"))
+    x0, y0, x1, y1 = 94, 253, 164, 343  # the jack of hearts' label
+    on_it = [d for d in see(image) if d.rank is Rank.JACK
+             and x0 <= d.box[0] + d.box[2] / 2 <= x1 and y0 <= d.box[1] + d.box[3] / 2 <= y1]
+    assert len(on_it) == 1 and on_it[0].suit is Suit.HEARTS, on_it
+
+
+def test_the_frame_s_card_size_is_the_corner_reads_then_the_whole_cards_then_the_cards_read_at_both_corners() -> None:
+    """``_frame_short_side``: several corner reads naming a suit surely give it (a deal photo's fans); where there are
+    fewer, the whole cards read surely at both corners; where there are none, the corner reads that agree at both."""
+    from tabletop.vision.pipeline import PHOTO_SCALE_READS, _frame_short_side
+    from tabletop.vision.reader import Reading
+
+    def hung(short: float) -> CornerCandidate:
+        return CornerCandidate(np.float32([[0, 0], [short, 0], [short, 1.4 * short], [0, 1.4 * short]]), (0, 0, 1, 1))
+
+    one_corner = [(Reading(Rank.SEVEN, Suit.CLUBS, 0.9, 1), hung(100))] * PHOTO_SCALE_READS
+    both = [(Reading(Rank.FIVE, Suit.HEARTS, 0.9, 2), hung(80))]
+    assert _frame_short_side(one_corner, 120.0) == pytest.approx(100)
+    assert _frame_short_side(one_corner[:1] + both, 120.0) == pytest.approx(120)
+    assert _frame_short_side(one_corner[:1] + both, None) == pytest.approx(80)
+    assert _frame_short_side(one_corner[:1], None) is None

@@ -40,13 +40,13 @@ def test_a_size_only_guessed_far_off_a_card_read_surely_is_not_read() -> None:
         right, far = _read_surely(scene, reader)
         near, off = _hung(far, 1.2, confirm=True), _hung(far, 1.1 * DECK_SPREAD[1], confirm=True)
         trace: list = []
-        _partly_hidden(scene.image, [off, near, right], [], reader, trace)
+        _partly_hidden(scene.image, [off, near, right], None, reader, trace)
         read = [h.corners.tobytes() for h in trace]
         assert right.corners.tobytes() in read and near.corners.tobytes() in read
         assert off.corners.tobytes() not in read
         # with no card read surely there is no frame's size to go by: every guess is read
         trace = []
-        _partly_hidden(scene.image, [off, near], [], reader, trace)
+        _partly_hidden(scene.image, [off, near], None, reader, trace)
         assert off.corners.tobytes() in [h.corners.tobytes() for h in trace]
 
 
@@ -64,7 +64,7 @@ def test_an_index_guess_far_larger_than_the_frame_s_cards_is_not_read() -> None:
 
         def read_with(cand: CornerCandidate, frame: bool = True) -> bool:
             trace: list = []
-            _partly_hidden(scene.image, [right, cand] if frame else [cand], [], reader, trace)
+            _partly_hidden(scene.image, [right, cand] if frame else [cand], None, reader, trace)
             return cand.corners.tobytes() in [h.corners.tobytes() for h in trace]
 
         assert not read_with(index_large)
