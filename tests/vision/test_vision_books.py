@@ -12,7 +12,7 @@ from tabletop.vision import Detection, check_book
 from tabletop.vision.books import describe, judge_book
 from tabletop.vision.render import render_scene
 
-from vision_helpers import CARDS_DEV, cards, need_cards_dev, real_scenes
+from vision_helpers import CARDS_DEV, cards, need_cards_dev, need_real_faces, real_scenes
 
 SEVENS = cards("7 of hearts", "7 of clubs", "7 of spades", "7 of diamonds")
 
@@ -230,6 +230,7 @@ def test_a_squared_pile_whose_sides_step_the_light_a_little_is_confirmed() -> No
     # book was unsure. Three of its rank and another, laid the same way, stay no book.
     from tabletop.vision import scenes, see
 
+    need_real_faces()
     pile = scenes.compose(427273, split="held_out", layout="book_pile", camera="hd")
     (rank,) = pile.books
     assert judge_book(rank, [see(f) for f in scenes.frames(pile, 3)]).verdict == "confirmed"
@@ -282,6 +283,7 @@ def test_a_book_laid_each_way_is_confirmed_and_three_and_another_are_not(layout:
     confirmed, with the words of what was seen; three of its rank and another card laid the same way are not."""
     from tabletop.vision import scenes, see
 
+    need_real_faces()
     seed, camera = LAID_BOOKS[layout]
     laid = scenes.compose(seed, split="held_out", layout=layout, camera=camera)
     rank = laid.book_layout

@@ -37,6 +37,14 @@ def need_cards_dev() -> Path:
     return CARDS_DEV
 
 
+def need_real_faces() -> None:
+    """Skip the test, with the reason, when the real card faces its scenes are composited from are not here."""
+    from tabletop.vision import scenes
+
+    if not scenes.real_faces_available():
+        pytest.skip(f"real card faces not found at {scenes.FACES_DIR} (put shared/data beside the checkout)")
+
+
 def real_labels() -> dict[str, list[tuple[tuple[int, int, int, int], Rank]]]:
     """Photo path -> [(x0, y0, x1, y1), rank] for every labelled face-up card."""
     table: dict[str, list] = defaultdict(list)
