@@ -9,27 +9,12 @@ nines?"); a "yes" lays it. The audio is the game's, heard by PocketSphinx in the
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from tabletop.language.transcript import Alternative, Transcript
 from tabletop.rules import Rules
 from tabletop.speech import synth
 from tabletop.table import Table
 
 PLAYERS = ("Ana", "Ben")
-
-
-@pytest.fixture(scope="module")
-def recogniser():
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is missing: apt-get install espeak-ng")
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(PLAYERS)
-    r.warm_up()
-    return r
 
 
 def _after_go_fish() -> Table:
@@ -41,20 +26,20 @@ def _after_go_fish() -> Table:
     return table
 
 
-def test_a_book_of_fives_heard_nines_is_asked_about_not_laid(recogniser) -> None:
+def test_a_book_of_fives_heard_nines_is_asked_about_not_laid(two_players) -> None:
     table = _after_go_fish()
     before = table.game.public()
     audio = synth.realistic("book of fives", voice="en+f3", speed=155, snr_db=20.0, seed=4104 * 1000 + 129)
-    replies = table.hear_audio(audio, recogniser)
+    replies = table.hear_audio(audio, two_players)
     assert replies[0].event["heard"] == "book of nines", [r.event for r in replies]  # the game's mishearing
     assert replies[-1].text == "A book of nines?", [r.text for r in replies]
     assert table.game.public() == before
 
 
-def test_a_right_book_of_nines_is_laid_after_a_yes(recogniser) -> None:
+def test_a_right_book_of_nines_is_laid_after_a_yes(two_players) -> None:
     table = _after_go_fish()
     audio = synth.realistic("book of nines", voice="en+f3", speed=155, snr_db=20.0, seed=4104 * 1000 + 153)
-    replies = table.hear_audio(audio, recogniser)
+    replies = table.hear_audio(audio, two_players)
     assert replies[-1].text == "A book of nines?", [r.event for r in replies]
     replies = table.hear(Transcript("yes", 0.95, (Alternative("yes", 0.95),), engine="pocketsphinx"))
     assert replies[0].event["changed"] and replies[0].event["intent"]["type"] == "book", [r.event for r in replies]

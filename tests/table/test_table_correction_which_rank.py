@@ -11,27 +11,12 @@ to "A book of which rank?" is.
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from tabletop.language.transcript import Alternative, Transcript
 from tabletop.rules import Rules
 from tabletop.speech import synth
 from tabletop.table import Table
 
 PLAYERS = ("Ana", "Ben")  # the bench game's players: its recogniser knows these names alone
-
-
-@pytest.fixture(scope="module")
-def recogniser():
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is missing: apt-get install espeak-ng")
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(PLAYERS)
-    r.warm_up()
-    return r
 
 
 def _heard(text: str, confidence: float = 0.8) -> Transcript:
@@ -50,12 +35,12 @@ def _asked_which_rank() -> Table:
     return table
 
 
-def test_the_rank_said_fills_the_correction_and_is_checked(recogniser) -> None:
+def test_the_rank_said_fills_the_correction_and_is_checked(two_players) -> None:
     table = _asked_which_rank()
     before = table.game.public()
     # Ben's "fives" as the game said it (utterance 137 of seed 4104): heard, it fills the correction
     audio = synth.realistic("fives", voice="en+f3", speed=155, snr_db=20.0, seed=4104 * 1000 + 137)
-    replies = table.hear_audio(audio, recogniser)
+    replies = table.hear_audio(audio, two_players)
     assert replies[-1].text == "Fives?", [r.event for r in replies]
     assert table.game.public() == before  # checked, not acted on
     replies = table.hear(_heard("yes", 0.95))

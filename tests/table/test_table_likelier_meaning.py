@@ -17,7 +17,6 @@ context. Either way a "yes" acts, as it did before: nothing is acted on that was
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -29,17 +28,6 @@ from tabletop.table import Table
 PLAYERS = ("Ana", "Ben")  # the bench game's players: its recogniser knows these names alone
 GAME_SEED = 4103
 VOICE = "en-us+f1"
-
-
-@pytest.fixture(scope="module")
-def recogniser():
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is missing: apt-get install espeak-ng")
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(PLAYERS)
-    r.warm_up()
-    return r
 
 
 def _pairs_game(*typed: str) -> Table:
@@ -61,10 +49,10 @@ def _heard(text: str, confidence: float = 0.95) -> Transcript:
 
 @pytest.mark.parametrize("utterance, said, rank", [(221, "Ben, any sevens?", "sevens"), (195, "Ben, any aces?", "aces"),
                                                    (212, "Ben, eights?", "eights")])
-def test_an_ask_heard_as_i_meant_is_asked_as_the_ask(recogniser, utterance: int, said: str, rank: str) -> None:
+def test_an_ask_heard_as_i_meant_is_asked_as_the_ask(two_players, utterance: int, said: str, rank: str) -> None:
     table = _pairs_game()
     before = table.game.public()
-    replies = table.hear_audio(_game_audio(said, utterance), recogniser)
+    replies = table.hear_audio(_game_audio(said, utterance), two_players)
     assert replies[0].event["heard"].startswith("i meant"), [r.event for r in replies]  # the game's mishearing
     assert replies[-1].text == f"Ben, {rank}?", [r.text for r in replies]
     assert table.game.public() == before
@@ -103,11 +91,11 @@ def test_a_correction_said_again_after_a_no_is_not_asked_for_its_rank_alone() ->
 
 
 @pytest.mark.parametrize("utterance, said, speed", [(129, "Ana has a book of fours", 155), (89, "book of fours", 165)])
-def test_a_book_heard_of_another_rank_than_the_one_proven_asks_the_proven_one(recogniser, utterance: int, said: str,
+def test_a_book_heard_of_another_rank_than_the_one_proven_asks_the_proven_one(two_players, utterance: int, said: str,
                                                                                 speed: int) -> None:
     table = _pairs_game("Ben, any fours?", "yes, one")  # "Ana, that makes a pair of fours: lay it down."
     before = table.game.public()
-    replies = table.hear_audio(_game_audio(said, utterance, speed), recogniser)
+    replies = table.hear_audio(_game_audio(said, utterance, speed), two_players)
     assert "five" in replies[0].event["heard"], [r.event for r in replies]  # the game's mishearing
     assert replies[-1].text.endswith("book of fours?"), [r.text for r in replies]
     assert table.game.public() == before

@@ -11,10 +11,6 @@ another player only in a sentence that makes no sense (an ask of oneself) asks n
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from tabletop.language.transcript import Alternative, Transcript
 from tabletop.rules import Rules
 from tabletop.speech import synth
@@ -25,32 +21,20 @@ GAME_SEED = 4101
 UTTERANCE = 77  # the bench's seed for one utterance: game seed * 1000 + its number in the game
 
 
-@pytest.fixture(scope="module")
-def recogniser():
-    """A fresh recogniser for the bench game's two players (decoding depends on what it heard before)."""
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is missing: apt-get install espeak-ng")
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(PLAYERS)
-    r.warm_up()
-    return r
-
-
 def _pairs_game() -> Table:
     table = Table.new(list(PLAYERS), Rules.preset("pairs"), None)
     table.start()
     return table
 
 
-def test_a_query_heard_about_the_other_player_is_checked_not_answered(recogniser) -> None:
+def test_a_query_heard_about_the_other_player_is_checked_not_answered(two_players) -> None:
     table = _pairs_game()
     audio = synth.realistic("how many cards does Ben have", voice="en-us+f5", speed=190, snr_db=20.0,
                             seed=GAME_SEED * 1000 + UTTERANCE)
-    replies = table.hear_audio(audio, recogniser)
+    replies = table.hear_audio(audio, two_players)
     events = [r.event for r in replies]
     assert events[0]["heard"] == "how many cards does ana have", events  # the bench game's mishearing
-    assert "how many cards does ben have" in recogniser.last_trace["alternatives"], recogniser.last_trace
+    assert "how many cards does ben have" in two_players.last_trace["alternatives"], two_players.last_trace
     assert events[-1]["event"] == "question" and events[-1]["about"]["player"] == "Ana", events
     assert "has five" not in replies[-1].text and "has seven" not in replies[-1].text, replies[-1].text
     # "no": nothing answered about Ana; the player says it again
