@@ -199,15 +199,7 @@ class Referee:
                 )
             return LuckyAction()
         if isinstance(intent, Book):
-            if intent.player:
-                player = self._name(intent.player)
-            elif s.exchange is not None and s.phase in (Phase.AFTER_HIT, Phase.AFTER_MISS):
-                player = s.players[s.exchange.asker]
-            elif s.phase is Phase.ASK and s.taker is not None:
-                player = s.players[s.taker]  # a late call, after the exchange was settled
-            else:
-                player = s.players[s.current]
-            return BookAction(player, intent.rank)
+            return BookAction(self.book_player(intent), intent.rank)
         if isinstance(intent, OutOfCards):
             return OutAction(self._name(intent.player) if intent.player else self._who_is_out())
         if isinstance(intent, HandCount):
@@ -216,6 +208,19 @@ class Referee:
                 return None
             return HandAction(name, intent.count)
         raise IllegalActionError(sentences.NOT_GAME, code="not-game")
+
+    def book_player(self, intent: Book) -> str:
+        """Who a book is recorded for: the player named, else the one who asked in the open exchange,
+        else the one who took cards in the last exchange (a late call), else the current player.
+        Raises :class:`IllegalActionError` for a name not at the table."""
+        s = self.game.state
+        if intent.player:
+            return self._name(intent.player)
+        if s.exchange is not None and s.phase in (Phase.AFTER_HIT, Phase.AFTER_MISS):
+            return s.players[s.exchange.asker]
+        if s.phase is Phase.ASK and s.taker is not None:
+            return s.players[s.taker]  # a late call, after the exchange was settled
+        return s.players[s.current]
 
     def _name(self, name: str) -> str:
         seat = self.game.state.index(name)

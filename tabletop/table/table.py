@@ -48,7 +48,7 @@ from typing import Any, Callable, Sequence
 
 from tabletop import sentences
 from tabletop.cards import RANKS, Rank
-from tabletop.errors import SetupError, TabletopError
+from tabletop.errors import IllegalActionError, SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
 from tabletop.language.transcript import Transcript
@@ -630,19 +630,16 @@ class Table:
                 meant = Answer(intent.count)
                 ask = Pending("confirm", sentences.confirm(meant, self._context(None).rank), intent=meant,
                               text=transcript.text, instead=ask)
-            elif fresh and (meant := self._likelier_ask(intent, transcript)) is not None:
-                # "Ben, any eights?" heard "i meant any eights" (en-us+f1's "Ben", nine times in the
+            elif fresh and (meant := self._likelier_ask(intent, transcript) or
+                            self._proven_book(intent, transcript)) is not None:
+                # What the mishearing most likely meant is asked first; a "no" to it asks about what was
+                # heard. "Ben, any eights?" heard "i meant any eights" (en-us+f1's "Ben", nine times in the
                 # 20 dB pairs game seed 4103): at the start of a turn a rank with "I meant" before it is
                 # the player's ask with its name misheard, likelier than a correction of a sentence
-                # already over. Asked "You said eights?", the player said "no" and the ask again, heard
-                # so again. So tabletop asks the ask ("Ben, eights?"); a "no" to that asks about the
-                # correction ("You said eights?").
-                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text, instead=ask)
-            elif fresh and (meant := self._proven_book(intent, transcript)) is not None:
-                # "book of fours" heard "book of fives" right after "Ana, that makes a pair of fours: lay it
-                # down" (en-us+f1, 20 dB pairs game seed 4103, three times until typed): the book public
-                # knowledge proves is likelier than one it does not, so tabletop asks about it ("A book of
-                # fours?"); a "no" to that asks about the book heard ("A book of fives?").
+                # already over, so tabletop asks "Ben, eights?" before "You said eights?". "book of fours"
+                # heard "book of fives" right after "Ana, that makes a pair of fours: lay it down"
+                # (en-us+f1, the same game, three times until typed): the book public knowledge proves is
+                # likelier than one it does not, so "A book of fours?" before "A book of fives?".
                 ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text, instead=ask)
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
@@ -670,26 +667,16 @@ class Table:
         if not isinstance(intent, Book) or transcript.engine == "text":
             return None
         state, size = self.game.state, self.game.rules.book_size
-        player = self._book_player(intent)
-        if player is None:
+        if state.over:
+            return None
+        try:
+            player = state.index(self.referee.book_player(intent))
+        except IllegalActionError:  # a name not at the table
             return None
         proven = [r for r in RANKS if not state.closed(r) and state.knowledge.holds_at_least(player, r) >= size]
         if len(proven) != 1 or intent.rank in proven:
             return None
         return replace(intent, rank=proven[0])
-
-    def _book_player(self, intent: Book) -> int | None:
-        """The seat a book would be recorded for (as the referee rules it): the player named, else the
-        player who took cards in the last exchange, else the current player."""
-        s = self.game.state
-        if intent.player:
-            seat = s.index(intent.player)
-            return seat if seat >= 0 else None
-        if s.exchange is not None and s.phase in (Phase.AFTER_HIT, Phase.AFTER_MISS):
-            return s.exchange.asker
-        if s.phase is Phase.ASK and s.taker is not None:
-            return s.taker
-        return None if s.over else s.current
 
     def _ask_if_meant(self, meant: Intent, transcript: Transcript, base: dict[str, Any]) -> list[Reply]:
         """Ask whether ``meant`` is what was said ("Yes, you have some?" · "Go fish?"): the intent an
