@@ -176,8 +176,13 @@ def _weak(reading) -> bool:
 def _deck_long_side(quads: list, readings: list) -> float | None:
     """The long side of this frame's deck: the median of the whole cards read surely (both indices agreeing), or
     None when there are none."""
-    sure = [_long_side(q.corners) for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
+    sure = [_long_side(corners) for corners in _sure_whole(quads, readings)]
     return _median(sure) if sure else None
+
+
+def _sure_whole(quads: list, readings: list) -> list[np.ndarray]:
+    """The corners of this frame's whole cards read surely (both indices agreeing)."""
+    return [q.corners for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
 
 
 def _median(values: list[float]) -> float:
@@ -240,8 +245,8 @@ def _photo_short_side(read: list[tuple]) -> float | None:
 
 def _whole_short_side(quads: list, readings: list) -> float | None:
     """The short side of this frame's whole cards read surely at both corners (their median), or None."""
-    sure = [_short_side(q.corners) for q, r in zip(quads, readings) if _reads_as_card(r) and _two_agree(r)]
-    return float(np.median(sure)) if sure else None
+    sure = [_short_side(corners) for corners in _sure_whole(quads, readings)]
+    return _median(sure) if sure else None
 
 
 def _frame_short_side(read: list[tuple], whole_short: float | None) -> float | None:
@@ -286,8 +291,7 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
     out = []
     for reading, cand in read:
         if not _two_agree(reading) and abs(cand.short_side / scale - 1.0) > RESCALE_FROM:
-            origin = cand.corners[0]
-            corners = (origin + (cand.corners - origin) * (scale / cand.short_side)).astype(np.float32)
+            corners = _at_size(cand.corners, scale)
             again = _read_corners(image, corners, reader)
             if trace is not None:
                 trace.append(Hypothesis(corners, "corner", again))
@@ -323,8 +327,7 @@ def _index_at_scale(image: np.ndarray, unsuited: list[tuple], reader: Reader, sc
     for reading, cand in sorted(unsuited, key=lambda rc: -rc[0].confidence)[:INDEX_RESCALES]:
         if abs(cand.short_side / scale - 1.0) <= RESCALE_FROM:
             continue
-        origin = cand.corners[0]
-        corners = (origin + (cand.corners - origin) * (scale / cand.short_side)).astype(np.float32)
+        corners = _at_size(cand.corners, scale)
         again = _read_corners(image, corners, reader)
         if trace is not None:
             trace.append(Hypothesis(corners, "corner", again))
@@ -594,7 +597,7 @@ def _pattern_short_side(sure: list[tuple]) -> float | None:
     off); hung at this size, 14 are (and of the cards read at both corners, whose far index may be the next card's of
     the same rank in a fan or a pile, 16 of 110 -> 11): two cards hung at sizes 15% apart make no pattern."""
     sizes = [_length(corners[1] - corners[0]) for r, corners, _ in sure if _two_agree(r)]
-    return float(np.median(sizes)) if sizes else None
+    return _median(sizes) if sizes else None
 
 
 def _at_size(corners: np.ndarray, short: float | None) -> np.ndarray:
