@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
     recogniser = default_recogniser(None if args.engine == "auto" else args.engine, PLAYERS)
     table = Table.new(PLAYERS)
-    voice = Voice(quiet=args.quiet, out=(lambda text: None) if not args.json else (lambda text: None))
+    voice = Voice(quiet=args.quiet, out=lambda text: None)
 
     def show(record: dict[str, Any], text: str) -> None:
         print(json_line(record) if args.json else text, flush=True)
