@@ -53,6 +53,14 @@ def _engine_check(level: float | None) -> dict[str, Any]:
             f"install the Vosk small English model ({round(VOSK_SMALL_EN_US.size / 1e6)} MB), which hears better: "
             "tabletop models install (or, on a machine that is offline, tabletop models install --from FILE.zip)"
         )
+    if vosk is None:
+        from tabletop.speech.recognisers.moonshine import moonshine_status
+
+        second = moonshine_status()
+        if second["ok"]:
+            detail += "; Moonshine (bundled, offline) checks the ranks and counts it is unsure of"
+        else:
+            tips.append(f"Moonshine would check the ranks and counts PocketSphinx is unsure of: {second['problem']}")
     if importlib.util.find_spec("tabletop.cli.enroll") is not None:
         tips.append("enroll each player's voice, so tabletop learns how your table speaks: tabletop enroll --players Ana Ben")
     if level is not None and level < QUIET_ROOM_DBFS:

@@ -365,5 +365,5 @@ def game_recogniser(
         import sys
 
         print(f"tabletop: no table-wide voice model ({error.reason}); hearing with each player's own", file=sys.stderr)
-        return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, None, use="speaker")
-    return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, pooled, use=mode)
+        return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, None, use="speaker", second="auto")
+    return SpeakerProfiles(players, {p.name: p.acoustic() for p in enrolled}, pooled, use=mode, second="auto")

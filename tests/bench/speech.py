@@ -423,6 +423,7 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
         print(f"  real recordings: skipped ({SPEECH_DEV} not found)")
         return {}
     person = _Person(half, repeat, correct, enrolled=only == "fsdd-test")
+    second: dict[str, list] = {"ms": [], "agrees": [], "differs": [], "none": []}
     sets: dict[str, dict[str, int]] = {}
     examples: list[str] = []
     how: dict[str, int] = {}
@@ -431,6 +432,7 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
         table = tableside.new_table(PLAYERS)
         tableside.to_phase(table, phase)
         transcript, replies = tableside.hear(table, recogniser, _clip(path, len(str(path)) + k))
+        _note_second(recogniser, second)
         out = tableside.outcome(replies)
         trail = f"heard {transcript.text!r} -> {out.kind} {out.intent}"
         tally = sets.setdefault(name, {"n": 0, "right": 0, "repaired": 0, "repaired2": 0, "wrong": 0, "missed": 0,
@@ -471,6 +473,7 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
                 # no "yes") is heard as its own speaker would be, not with the enrolled speaker's profile
                 hearer = others if others is not None and found == "other" else recogniser
                 heard2, replies2 = tableside.hear(table, hearer, _clip(again, len(str(again)) + 7 * k + 1 + n))
+                _note_second(hearer, second)
                 out2 = tableside.outcome(replies2)
                 asked = replies[-1].text if replies else ""
                 trail += f" | {asked!r} -> says {said!r} ({found}) heard {heard2.text!r} -> {out2.kind} {out2.intent}"
@@ -502,9 +505,25 @@ def bench_real_in_context(recogniser, limit: int | None, engine: str = "pocketsp
     print(f"    {'all':26s} wrong {pct(total['wrong'], total['n'])}")
     print(f"    (answers to a repair: {', '.join(f'{v} {k}' for k, v in sorted(how.items()))}; own: the speaker's "
           "own recording, same: the same recording again, other: another speaker's)")
+    if second["ms"]:
+        ms = sorted(second["ms"])
+        print(f"    second opinion (Moonshine) on {len(ms)} of the hearings: agreed {len(second['agrees'])}, named another "
+              f"value {len(second['differs'])}, no opinion {len(second['none'])}; time added median {statistics.median(ms):.0f} ms, "
+              f"p95 {ms[int(0.95 * (len(ms) - 1))]:.0f} ms")
     if examples:
         print("\n".join(examples))
     return sets
+
+
+def _note_second(recogniser, tally: dict[str, list]) -> None:
+    """What the second listener said about the last hearing, if it was asked (see
+    PocketSphinxRecogniser._second_opinion)."""
+    trace = getattr(recogniser, "last_trace", None) or {}
+    if "second" not in trace:
+        return
+    tally["ms"].append(trace.get("second_ms", 0.0))
+    key = "agrees" if "second_agrees" in trace else "differs" if "second_differs" in trace else "none"
+    tally[key].append(trace["second"])
 
 
 def bench_synth(recogniser, n: int, chatter_n: int) -> None:
@@ -701,6 +720,9 @@ def main() -> int:
     parser.add_argument("--live", action="store_true",
                         help="real voices in context heard as the microphone loop hears them: streamed in 30 ms "
                              "blocks, decoded as they arrive with the running cepstral mean (see _Streamed)")
+    parser.add_argument("--second", choices=("auto", "none"), default="auto",
+                        help="PocketSphinx's second opinion on short answers' slots: Moonshine when installed "
+                             "(auto, as tabletop hears), or none (PocketSphinx alone)")
     parser.add_argument("--game-n", type=int, default=240, help="commands said in their game phase (0: skip)")
     parser.add_argument("--enrolled", action="store_true",
                         help="only the FSDD speaker's real voices in context, before and after enrolling "
@@ -717,6 +739,8 @@ def main() -> int:
         try:
             t = time.perf_counter()
             options = {"reject_chatter": False} if args.no_reject and engine == "pocketsphinx" else {}
+            if engine == "pocketsphinx":
+                options["second"] = None if args.second == "none" else "auto"
             recogniser = make_recogniser(engine, PLAYERS, **options)
             if hasattr(recogniser, "warm_up"):
                 recogniser.warm_up()

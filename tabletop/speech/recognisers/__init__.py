@@ -35,6 +35,7 @@ def make_recogniser(engine: str | None = None, players: Sequence[str] = ("Ana", 
     if engine == "pocketsphinx":
         from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
 
+        options.setdefault("second", "auto")  # Moonshine's second opinion on short answers, when installed
         return PocketSphinxRecogniser(players, **options)
     if engine == "vosk":
         from tabletop.speech.recognisers.vosk import VoskRecogniser
@@ -60,6 +61,4 @@ def default_recogniser(
             return VoskRecogniser(players=players, **options)
         except ImportError:
             pass
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    return PocketSphinxRecogniser(players, **options)
+    return make_recogniser("pocketsphinx", players, **options)

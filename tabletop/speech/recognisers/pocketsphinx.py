@@ -150,6 +150,10 @@ class PocketSphinxRecogniser:
         (``{"mean": ..., "var": ...}`` from :mod:`tabletop.speech.profiles`).
     :param verify: measure the grammar reading against a free phone loop (see the module's
         docstring); only with ``reject_chatter``.
+    :param second: a second listener for short answers' slots (see ``_second_opinion``): "auto" for
+        Moonshine when it is installed (what :func:`make_recogniser` gives), an object with
+        ``transcribe(utterance) -> str``, or None (PocketSphinx alone; the default here, so that a bare
+        decoder stays a bare decoder).
     :param open_nbest: how many of the open decoder's readings may back the grammar's. 25 rather
         than 15: on held-out dev commands +2 to +4 points in noise with one more of 150 chatter
         accepted; on the bench +6 of 740 commands right, chatter still 0 of 100, about 10 ms more
@@ -170,6 +174,7 @@ class PocketSphinxRecogniser:
         open_nbest: int = 25,
         acoustic: dict[str, str] | None = None,
         verify: bool = True,
+        second: Any = None,
     ) -> None:
         self.players = tuple(players)
         self.acoustic = dict(acoustic or {})  # a voice profile's model files (mean, var, mllr)
@@ -184,6 +189,9 @@ class PocketSphinxRecogniser:
         self._open: Any = None  # the open n-gram decoder
         self._loop: Any = None  # the phone loop the grammar's reading is measured against
         self.verify = verify and reject_chatter
+        # A neural second opinion on short answers' slots (see _second_opinion): Moonshine when it is
+        # installed ("auto", as make_recogniser asks), a listener given, or None (PocketSphinx alone).
+        self.second, self.second_problem = _second_listener(second) if reject_chatter else (None, "off")
         self.last_fit: float | None = None
         # How the last utterance was judged, for the benches: the grammar's reading, the open
         # decoder's best readings, their agreement, the fit, and which check (if any) dropped it.
@@ -345,7 +353,9 @@ class PocketSphinxRecogniser:
             # it), only for these short answers.
             return _Stream(self, name, players, live and self._primed and not (short and measure), measure, short,
                            _takes_yes_no(context), _answers_an_ask(context), _only_count(context),
-                           measure and getattr(context, "expects", None) == "rank")
+                           measure and getattr(context, "expects", None) == "rank",
+                           _slot_asked(context) if measure and self.second is not None else None,
+                           tuple(getattr(context, "choices", None) or ()), _value_asked(context))
         except BaseException:
             self._lock.release()
             raise
@@ -597,6 +607,119 @@ class PocketSphinxRecogniser:
         except Exception:  # noqa: BLE001 - a parser failure: the reading as it was
             return True
 
+    def _second_opinion(self, result: Transcript, raw: bytes, slot: str, players: Sequence[str],
+                        choices: Sequence[str] = (), asked: str | None = None) -> Transcript:
+        """PocketSphinx's reading of a short answer's ``slot`` (a rank at "Ana, which rank?" or in a
+        correction at "Tens?", a count at "How many?") against what the second listener (Moonshine,
+        :mod:`tabletop.speech.recognisers.moonshine`) heard in the same audio.
+
+        Its words go through the language layer (:func:`slot_values_said`). When they say no value of
+        the slot, or more than one, or one the question does not offer (``choices``), it has no
+        opinion and the reading stands; so too when they say the value a yes/no question checks
+        (``asked``: "Tens?" heard "ten" may be its "yes"). When they say the reading's value, it confirms it
+        (``trace["second_agrees"]``). When they say another value, that value is what tabletop asks
+        about ("Sixes?"), never acts on: its confidence is held under the table's act threshold, and
+        PocketSphinx's reading follows as its alternative. PocketSphinx's acoustic model cannot hear
+        a real "six" (its forced fits of "six" to FSDD's sixes lose to "ten" by 20 to 40 per frame);
+        Moonshine, trained on real voices, hears most of them."""
+        trace = self.last_trace
+        listener = self.second
+        if listener is None:
+            return result
+        try:
+            import numpy as np
+
+            from tabletop.language.understand import slot_values_said
+
+            heard = listener.transcribe(Utterance(np.frombuffer(raw, dtype=np.int16).copy()))
+        except SetupError as error:
+            self.second, self.second_problem = None, str(error)  # never again this session: PocketSphinx alone
+            return result
+        except Exception as error:  # noqa: BLE001 - a second opinion that fails is no opinion
+            trace["second_error"] = repr(error)
+            return result
+        trace["second"] = heard
+        trace["first_reading"] = (result.text, result.confidence)  # PocketSphinx's, before the second opinion
+        trace["second_ms"] = round(getattr(listener, "last_ms", 0.0), 1)
+        theirs = {v for s, v in slot_values_said(heard, players) if s == slot}
+        if len(theirs) != 1 or (choices and not theirs <= set(choices)) or theirs == {asked}:
+            return result  # no opinion: nothing heard, other words, or several values
+        value = theirs.pop()
+        mine = {v for s, v in slot_values_said(result.text, players) if s == slot} if result.text else set()
+        if mine == {value}:
+            trace["second_agrees"] = value
+            return result
+        said = _value_words(slot, value)
+        if said is None:
+            return result
+        if _takes_yes_no_words(trace):
+            said = f"no {said}"  # at "Tens?": "no, six", a correction of the value asked about
+        confidence = round(min(max(result.confidence, 0.3), UNSURE_CAP), 3)
+        trace.update(second_differs=value, confidence=confidence)
+        alternatives = [Alternative(said, confidence)]
+        if result.text and result.text != said:
+            alternatives.append(Alternative(result.text, round(confidence * 0.6, 3)))
+        return Transcript(text=said, confidence=confidence, alternatives=tuple(alternatives),
+                          words=((said, confidence),), engine=result.engine, decode_ms=result.decode_ms)
+
+
+def _value_words(slot: str, value: str) -> str | None:
+    """The words that say a slot value as a short answer does ("sixes", "two"), from the cards and
+    numbers the language layer knows; None for a slot no words are made for here."""
+    if slot == "rank":
+        from tabletop.cards import Rank
+
+        try:
+            return Rank.from_symbol(value).plural
+        except (KeyError, ValueError):
+            return None
+    if slot == "count":
+        from tabletop.sentences import number
+
+        return number(int(value))
+    return None
+
+
+def _takes_yes_no_words(trace: dict[str, Any]) -> bool:
+    return bool(trace.get("yes_no")) and not trace.get("answers_ask")
+
+
+def _slot_asked(context: Any) -> str | None:
+    """The slot a short answer in ``context`` gives, for the second opinion: the rank or count asked
+    for ("Ana, which rank?", "How many?"), or the one a yes/no question checks ("Sevens?": "no, six").
+    None elsewhere (whole sentences, yes or no alone, a player's name)."""
+    if context is None:
+        return None
+    expects = getattr(context, "expects", None)
+    if expects in ("rank", "count"):
+        return str(expects)
+    if expects == "yes_no":
+        confirms = getattr(context, "confirms", None)
+        return str(confirms) if confirms in ("rank", "count") else None
+    if expects is None and getattr(context, "phase", None) == "count":
+        return "count"
+    return None
+
+
+def _value_asked(context: Any) -> str | None:
+    """The value of the slot a yes/no question checks ("Tens?" after "Ana, which rank?": "10"), else None."""
+    slot = getattr(context, "confirms", None) if getattr(context, "expects", None) == "yes_no" else None
+    value = getattr(getattr(context, "partial", None), slot, None) if slot else None
+    if value is None:
+        return None
+    return str(getattr(value, "symbol", value))
+
+
+def _second_listener(second: Any) -> tuple[Any, str | None]:
+    """The second listener a recogniser was given: Moonshine when "auto" and installed, else None
+    with the reason."""
+    if second != "auto":
+        return second, None if second is not None else "off"
+    from tabletop.speech.recognisers.moonshine import moonshine_status, shared_listener
+
+    status = moonshine_status()
+    return (shared_listener(), None) if status["ok"] else (None, status["problem"])
+
 
 def _lcs(a: list[str], b: list[str]) -> int:
     """Length of the longest common subsequence of two word lists."""
@@ -615,8 +738,12 @@ class _Stream:
 
     def __init__(self, owner: PocketSphinxRecogniser, search: str, players: tuple[str, ...], live: bool,
                  check_fit: bool = False, short_answer: bool = False, yes_no: bool = False,
-                 answers_ask: bool = False, only_count: int | None = None, names_a_rank: bool = False) -> None:
+                 answers_ask: bool = False, only_count: int | None = None, names_a_rank: bool = False,
+                 slot: str | None = None, choices: tuple[str, ...] = (), asked: str | None = None) -> None:
         self.owner = owner
+        self.asked = asked  # the value a yes/no question checks ("Tens?": "10")
+        self.slot = slot  # the slot a short answer gives, for the second opinion (see _second_opinion)
+        self.choices = choices
         self.only_count = only_count
         self.names_a_rank = names_a_rank  # "Ana, which rank?" (see _other_rank_heard)
         self.yes_no = yes_no
@@ -681,6 +808,9 @@ class _Stream:
                     d.process_raw(raw, False, True)
                     d.end_utt()
                 result = self._result(start)
+            if self.slot is not None:
+                result = self.owner._second_opinion(result, b"".join(self.buffer), self.slot, self.players, self.choices,
+                                                    self.asked)
             _log_trace(self.owner.last_trace, result, time.process_time() - cpu)
             return result
         finally:

