@@ -153,20 +153,26 @@ def test_another_rank_heard_is_asked_about_never_acted_on(fresh) -> None:
     assert trace["second_differs"] == "Q"
 
 
-def test_the_same_rank_confirms_and_changes_nothing(fresh) -> None:
+def test_the_same_rank_confirms_the_reading_as_sure_as_both_decoders_agreeing(fresh) -> None:
+    from tabletop.speech.recognisers.pocketsphinx import SECOND_CONFIRMS
+
     class SaysWhatWasRead(Says):
         def transcribe(self, utterance) -> str:
             return fresh.last_trace["grammar"]  # PocketSphinx's own reading, said back
 
     heard = _hear(fresh, SaysWhatWasRead(""), _sevens(), WHICH_RANK)
     trace = fresh.last_trace
-    assert (heard.text, heard.confidence) == trace["first_reading"], trace
+    first, sure = trace["first_reading"]
+    assert 0 < sure < SECOND_CONFIRMS, trace  # PocketSphinx alone was unsure (its fit is poor)
+    assert (heard.text, heard.confidence) == (first, SECOND_CONFIRMS)
+    assert heard.alternatives[0].confidence == SECOND_CONFIRMS
     assert {trace["second_agrees"]} == _ranks(heard.text)
 
 
-@pytest.mark.parametrize("words", ["", "Thanks.", "Six or seven.", "Ten."])
+@pytest.mark.parametrize("words", ["", "Thanks.", "Six or seven.", "5 in.", "Ten."])
 def test_no_opinion_leaves_the_reading(fresh, words: str) -> None:
-    # nothing heard, other words, two values, or (at "Tens?") the value the question checks: its "yes"?
+    # nothing heard, other words, two values, more than a value (a real "seven" heard "5 in."), or (at
+    # "Tens?") the value the question checks: its "yes"?
     context = TENS_CHECKED if words == "Ten." else WHICH_RANK
     heard = _hear(fresh, Says(words), _sevens(), context)
     trace = fresh.last_trace
@@ -227,3 +233,27 @@ def test_doctor_says_whether_moonshine_checks_pocketsphinx(monkeypatch: pytest.M
     engine = doctor._engine_check(None)
     assert "Moonshine" not in engine["detail"]
     assert any("pip install moonshine-cpp" in tip for tip in engine["tips"])
+
+
+def test_warm_up_loads_the_second_listener_or_drops_it(espeak: None) -> None:
+    from tabletop.errors import SetupError
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    class Loads(Says):
+        loaded = False
+
+        def load(self):
+            self.loaded = True
+            return self
+
+    class CannotLoad(Says):
+        def load(self):
+            raise SetupError("Moonshine's model did not load: pip install --force-reinstall moonshine-cpp")
+
+    loads = Loads("")
+    r = PocketSphinxRecogniser(PLAYERS, second=loads)
+    r.warm_up()
+    assert loads.loaded and r.second is loads
+    r = PocketSphinxRecogniser(PLAYERS, second=CannotLoad(""))
+    r.warm_up()
+    assert r.second is None and "did not load" in r.second_problem

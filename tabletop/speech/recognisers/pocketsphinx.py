@@ -117,6 +117,9 @@ BACKGROUND_DB = 15.0
 # The speaker's level in a short answer: the power of its loudest frames, as many as a vowel lasts
 # (100 ms; see _said_alone).
 SPEAKER_FRAMES = 10
+# A short answer's reading whose slot value Moonshine heard too (see _second_opinion) is as sure as one
+# both of PocketSphinx's decoders read in the same words (the table's HEARD_ALIKE).
+SECOND_CONFIRMS = 0.9
 _FILLERS = {"<s>", "</s>", "<sil>", "[noise]", "[speech]", "++noise++", "<null>"}
 
 
@@ -316,10 +319,17 @@ class PocketSphinxRecogniser:
         return name
 
     def warm_up(self, context: Any = None, players: Sequence[str] | None = None) -> None:
-        """Compile the grammar for this context now rather than on the first utterance."""
+        """Compile the grammar for this context now rather than on the first utterance (and load the
+        second listener's model, about 0.5 s, rather than at the first short answer)."""
         with self._lock:
             players = tuple(players or self._players_of(context))
             self._search_for(self._grammar(players, context), players)
+            load = getattr(self.second, "load", None)
+            if load is not None:
+                try:
+                    load()
+                except SetupError as error:
+                    self.second, self.second_problem = None, str(error)  # PocketSphinx alone
 
     def _players_of(self, context: Any) -> tuple[str, ...]:
         players = getattr(context, "players", None)
@@ -613,15 +623,17 @@ class PocketSphinxRecogniser:
         correction at "Tens?", a count at "How many?") against what the second listener (Moonshine,
         :mod:`tabletop.speech.recognisers.moonshine`) heard in the same audio.
 
-        Its words go through the language layer (:func:`slot_values_said`). When they say no value of
-        the slot, or more than one, or one the question does not offer (``choices``), it has no
-        opinion and the reading stands; so too when they say the value a yes/no question checks
-        (``asked``: "Tens?" heard "ten" may be its "yes"). When they say the reading's value, it confirms it
-        (``trace["second_agrees"]``). When they say another value, that value is what tabletop asks
-        about ("Sixes?"), never acts on: its confidence is held under the table's act threshold, and
-        PocketSphinx's reading follows as its alternative. PocketSphinx's acoustic model cannot hear
-        a real "six" (its forced fits of "six" to FSDD's sixes lose to "ten" by 20 to 40 per frame);
-        Moonshine, trained on real voices, hears most of them."""
+        Its words go through the language layer (:func:`slot_value`, :func:`slot_values_said`). It has
+        no opinion, and the reading stands, when they are not a bare value (a value alone, maybe after
+        "no" or "I said"), name no value of the slot, one the question does not offer (``choices``), or
+        the value a yes/no question checks (``asked``: "Tens?" heard "ten" may be its "yes"). When they
+        say the reading's value, it confirms it (``trace["second_agrees"]``): an unsure reading is
+        lifted to ``SECOND_CONFIRMS``, as sure as when both of PocketSphinx's decoders read the same
+        words, its rivals kept as alternatives. When they say another value, that value is what
+        tabletop asks about ("Sixes?"), never acts on: its confidence is held under the table's act
+        threshold, and PocketSphinx's reading follows as its alternative. PocketSphinx's acoustic
+        model cannot hear a real "six" (its forced fits of "six" to FSDD's sixes lose to "ten" by 20
+        to 40 per frame); Moonshine, trained on real voices, hears most of them."""
         trace = self.last_trace
         listener = self.second
         if listener is None:
@@ -629,7 +641,7 @@ class PocketSphinxRecogniser:
         try:
             import numpy as np
 
-            from tabletop.language.understand import slot_values_said
+            from tabletop.language.understand import slot_value, slot_values_said
 
             heard = listener.transcribe(Utterance(np.frombuffer(raw, dtype=np.int16).copy()))
         except SetupError as error:
@@ -641,14 +653,27 @@ class PocketSphinxRecogniser:
         trace["second"] = heard
         trace["first_reading"] = (result.text, result.confidence)  # PocketSphinx's, before the second opinion
         trace["second_ms"] = round(getattr(listener, "last_ms", 0.0), 1)
-        theirs = {v for s, v in slot_values_said(heard, players) if s == slot}
+        # Only a bare value ("Six.", "No, six.", "I said six"), as a short answer is: "5 in." for a real
+        # "seven" (the one wrong rank Moonshine named in 146 real rank clips) says more than a rank.
+        theirs = {v for s, v in slot_values_said(heard, players) if s == slot} if slot_value(heard, players) else set()
         if len(theirs) != 1 or (choices and not theirs <= set(choices)) or theirs == {asked}:
             return result  # no opinion: nothing heard, other words, or several values
         value = theirs.pop()
         mine = {v for s, v in slot_values_said(result.text, players) if s == slot} if result.text else set()
         if mine == {value}:
+            # Two models that share nothing (a grammar over PocketSphinx's acoustic model, a network
+            # trained on real speech) heard the same value: the reading is as sure as when both of
+            # PocketSphinx's decoders read the same words. Its rivals stay among the alternatives, and
+            # the table's own rules (a rank named alone is checked, a correction needs the earlier
+            # hearing's backing) still decide.
             trace["second_agrees"] = value
-            return result
+            if not 0.0 < result.confidence < SECOND_CONFIRMS:
+                return result
+            confidence = SECOND_CONFIRMS
+            trace["confidence"] = confidence
+            alternatives = result.alternatives or (Alternative(result.text, result.confidence),)
+            return replace(result, confidence=confidence,
+                           alternatives=(Alternative(alternatives[0].text, confidence), *alternatives[1:]))
         said = _value_words(slot, value)
         if said is None:
             return result
