@@ -147,16 +147,15 @@ INK_AT_ALL = 0.15
 """Ink this dark or more (0 paper .. 1 the darkest) is ink at all where the ink round it stands out (``look_at_corner``)."""
 
 
-@functools.lru_cache(maxsize=1024)
 def _level_tables(paper: float, darkest: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The ink of each level 0..255 from the paper's level to the darkest's (float32, as uint8 0..255, and whether it is
-    ``INK_AT_ALL`` or more, 0/1): ``_ink_levels``' tables, the same for every corner of that paper and darkest ink (the
-    levels are whole numbers nearly always), so worked out once (read-only)."""
-    table = np.clip((paper - _LEVELS) / max(paper - darkest, 40.0), 0, 1)
-    tables = (table, (table * 255).astype(np.uint8), (table > INK_AT_ALL).view(np.uint8))
-    for t in tables:
-        t.setflags(write=False)
-    return tables
+    """The ink of each level 0..255 from the paper's level to the darkest's: ``np.clip((paper - _LEVELS) /
+    max(paper - darkest, 40.0), 0, 1)`` (float32), the same as uint8 0..255, and whether it is ``INK_AT_ALL`` or more
+    (0/1): ``_ink_levels``' tables, clipped in place without np.clip's dispatch (the same values: no level is NaN)."""
+    table = paper - _LEVELS
+    table /= max(paper - darkest, 40.0)
+    np.maximum(table, 0, out=table)
+    np.minimum(table, 1, out=table)
+    return table, (table * 255).astype(np.uint8), (table > INK_AT_ALL).view(np.uint8)
 
 
 FLOODED = 0.3
