@@ -111,9 +111,9 @@ def _ink(corner: np.ndarray) -> np.ndarray:
 
 
 def _ink_levels(corner: np.ndarray, evened: bool = False, index_contrast: bool = False,
-                ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+                ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None:
     """The corner's lowest channel (uint8) and ``_ink`` of it: the ink map, and the ink of each level 0..255
-    (float32, and as ``(ink * 255).astype(np.uint8)``).
+    (float32, as ``(ink * 255).astype(np.uint8)``, and whether it is ``INK_AT_ALL`` or more: ``_level_tables``).
 
     The ink is a function of a pixel's lowest channel alone, so it is worked out for the 256 levels and looked up
     (the same float32 arithmetic per pixel as on the whole crop, at a fraction of the cost).
@@ -131,7 +131,7 @@ def _ink_levels(corner: np.ndarray, evened: bool = False, index_contrast: bool =
             return None
     counts = np.cumsum(_histogram(lowest8))
     paper = _percentile_90(counts, lowest8)
-    darkest = float(np.searchsorted(counts, 1))  # lowest.min()
+    darkest = float(counts.searchsorted(1))  # lowest.min()
     if index_contrast:
         h, w = lowest8.shape
         zone = lowest8[INDEX_ZONE_INSET:, INDEX_ZONE_INSET:int(INDEX_ZONE_WIDTH * w)]
@@ -139,8 +139,23 @@ def _ink_levels(corner: np.ndarray, evened: bool = False, index_contrast: bool =
         if index_darkest <= darkest:
             return None
         darkest = index_darkest
-    table = np.clip((paper - _LEVELS) / max(paper - darkest, 40.0), 0, 1)
-    return lowest8, (cv2.LUT(lowest8, table), table, (table * 255).astype(np.uint8))
+    table, table8, faint8 = _level_tables(paper, darkest)
+    return lowest8, (cv2.LUT(lowest8, table), table, table8, faint8)
+
+
+INK_AT_ALL = 0.15
+"""Ink this dark or more (0 paper .. 1 the darkest) is ink at all where the ink round it stands out (``look_at_corner``)."""
+
+
+def _level_tables(paper: float, darkest: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ink of each level 0..255 from the paper's level to the darkest's: ``np.clip((paper - _LEVELS) /
+    max(paper - darkest, 40.0), 0, 1)`` (float32), the same as uint8 0..255, and whether it is ``INK_AT_ALL`` or more
+    (0/1): ``_ink_levels``' tables, clipped in place without np.clip's dispatch (the same values: no level is NaN)."""
+    table = paper - _LEVELS
+    table /= max(paper - darkest, 40.0)
+    np.maximum(table, 0, out=table)
+    np.minimum(table, 1, out=table)
+    return table, (table * 255).astype(np.uint8), (table > INK_AT_ALL).view(np.uint8)
 
 
 FLOODED = 0.3
@@ -254,12 +269,12 @@ def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: boo
     levels = _ink_levels(corner, evened, index_contrast)
     if levels is None:
         return None, False
-    lowest8, (ink, table, table8) = levels
+    lowest8, (ink, table, table8, faint8) = levels
     ink8 = cv2.LUT(lowest8, table8)
     otsu, _ = cv2.threshold(ink8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # strong ink, or local ink that is ink at all: both functions of the level, looked up (``_ink_levels``)
     strong = cv2.LUT(lowest8, (table8 > min(max(otsu, 0.3 * 255), 0.6 * 255)).view(np.uint8))
-    faint = cv2.LUT(lowest8, (table > 0.15).view(np.uint8))
+    faint = cv2.LUT(lowest8, faint8)
     local = cv2.adaptiveThreshold(ink8, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 21, -12)
     binary = cv2.bitwise_or(strong, cv2.bitwise_and(local, faint))
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, _CLOSE_2)
@@ -276,12 +291,7 @@ def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: boo
         binary &= 1 - cv2.dilate(lines, _GROW_3)
     # the same components, numbered the same (raster order), as the default algorithm's, in half the time
     count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    x, y, bw, bh, area = stats[1:].T
-    keep = ~((area < 12) | (bh < 0.09 * h) | (bh > 0.5 * h) | (bw > 0.75 * w))
-    keep &= ~((x == 0) | (y == 0) | ((y + bh >= h) & (bh > 0.25 * h)))  # the table past the card's edge (the
-    # view keeps a margin round the card)
-    keep &= ~((x > 0.45 * w) | (x + bw / 2 > 0.7 * w))  # too far in: the picture frame or a big pip
-    parts = [tuple(p) for p in stats[1:, :4][keep].tolist()]
+    parts = _index_parts(stats, h, w)
     if not parts:
         return None, flooded
     parts.sort(key=lambda p: p[1])
@@ -306,11 +316,24 @@ def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: boo
     pixels = corner[gy0:gy1, gx0:gx1][mask].astype(np.float32)
     if len(pixels):
         b, g, r = float_mean(pixels[:, 0]), float_mean(pixels[:, 1]), float_mean(pixels[:, 2])
-        redness = float(np.clip((r - max(g, b)) / 80.0, -1, 1))
+        redness = float(min(max((r - max(g, b)) / 80.0, -1.0), 1.0))  # np.clip's value, without its dispatch
     else:
         redness = 0.0
     box = (int(gx0), int(gy0), int(gx1 - gx0), int(gy1 - gy0))
     return CornerGlyphs(rank_patch, suit_patch, redness, box, suit_box), flooded
+
+
+def _index_parts(stats: np.ndarray, h: int, w: int) -> list[tuple[int, int, int, int]]:
+    """The boxes (x, y, w, h) of the ink parts (``stats``: OpenCV's component stats, the background first) of an
+    ``h`` × ``w`` corner that may be an index's glyphs: a glyph's size, not the table past the card's edge, not too far
+    in. The few parts of a corner are looked at one by one (numpy's array operations cost more on so few)."""
+    lowest, highest, widest, edge_tall = 0.09 * h, 0.5 * h, 0.75 * w, 0.25 * h
+    furthest, middle_furthest = 0.45 * w, 0.7 * w
+    return [(x, y, bw, bh) for x, y, bw, bh, area in stats[1:].tolist()
+            if not (area < 12 or bh < lowest or bh > highest or bw > widest)
+            and not (x == 0 or y == 0 or (y + bh >= h and bh > edge_tall))  # the table past the card's edge (the
+            # view keeps a margin round the card)
+            and not (x > furthest or x + bw / 2 > middle_furthest)]  # too far in: the picture frame or a big pip
 
 
 _RANK_TRIES = 3
@@ -339,17 +362,27 @@ def _opened_by_line(binary: np.ndarray, length: int, axis: int) -> np.ndarray | 
     needs only half): only the few that may hold a line (a card's edge) are opened, laid out as rows, with a line
     along them (OpenCV opens along rows many times faster than down columns). The same pixels as opening the whole."""
     counts = cv2.reduce(binary, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()  # binary.sum(axis=axis), in OpenCV
-    may = np.flatnonzero(counts >= min(length - length // 2, length // 2 + 1))
+    may = (counts >= min(length - length // 2, length // 2 + 1)).nonzero()[0]
     if not len(may):
         return None
     lines = np.ascontiguousarray(binary[:, may].T if axis == 0 else binary[may])
-    opened = cv2.morphologyEx(lines, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    opened = cv2.morphologyEx(lines, cv2.MORPH_OPEN, _line(length))
+    if not cv2.countNonZero(opened):
+        return None  # no line: nothing to take away (an empty map took away nothing either)
     found = np.zeros_like(binary)
     if axis == 0:
         found[:, may] = opened.T
     else:
         found[may] = opened
     return found
+
+
+@functools.cache
+def _line(length: int) -> np.ndarray:
+    """A line ``length`` pixels long along a row, ``_opened_by_line``'s structuring element (one a length)."""
+    line = np.ones((1, length), np.uint8)
+    line.setflags(write=False)
+    return line
 
 
 def _same_line(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:

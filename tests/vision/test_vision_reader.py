@@ -125,6 +125,79 @@ def test_index_darkest_level_is_numpys_5th_percentile() -> None:
         assert _low_percentile(zone, INDEX_DARKEST_PERCENTILE) == expected
 
 
+def test_a_corners_level_tables_are_its_inks_formula() -> None:
+    """The ink tables of a paper and darkest level (``_level_tables``, clipped in place) are the formula's to the last
+    bit."""
+    from tabletop.vision.glyphs import _LEVELS, INK_AT_ALL, _level_tables
+
+    rng = np.random.default_rng(7)
+    for i in range(400):
+        paper = float(rng.integers(0, 256)) if i % 4 else float(rng.uniform(0, 255))
+        darkest = float(rng.integers(0, 256)) if i % 3 else float(rng.uniform(0, 255))
+        table, table8, at_all = _level_tables(paper, darkest)
+        expected = np.clip((paper - _LEVELS) / max(paper - darkest, 40.0), 0, 1)
+        assert table.dtype == expected.dtype and table.tobytes() == expected.tobytes()
+        assert table8.tobytes() == (expected * 255).astype(np.uint8).tobytes()
+        assert at_all.tobytes() == (expected > INK_AT_ALL).view(np.uint8).tobytes()
+
+
+def test_a_corners_glyph_parts_are_numpys_filter() -> None:
+    """The parts of a corner that may be glyphs (``_index_parts``, one by one) are those numpy's array filter keeps, in
+    order, on real corners' components and random ones."""
+    from tabletop.cards import SUITS
+    from tabletop.vision.glyphs import _index_parts, first_corner
+    from tabletop.vision.render import random_style, render_card
+
+    def numpys(stats: np.ndarray, h: int, w: int) -> list:
+        x, y, bw, bh, area = stats[1:].T
+        keep = ~((area < 12) | (bh < 0.09 * h) | (bh > 0.5 * h) | (bw > 0.75 * w))
+        keep &= ~((x == 0) | (y == 0) | ((y + bh >= h) & (bh > 0.25 * h)))
+        keep &= ~((x > 0.45 * w) | (x + bw / 2 > 0.7 * w))
+        return [tuple(p) for p in stats[1:, :4][keep].tolist()]
+
+    rng = np.random.default_rng(8)
+    for i in range(300):
+        if i % 10 == 0:
+            card = Card(list(Rank)[int(rng.integers(13))], SUITS[int(rng.integers(4))])
+            corner = first_corner(render_card(card, random_style(rng, TRAIN_FONTS), rng))
+            binary = (cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY) < 128).astype(np.uint8)
+        else:
+            binary = (rng.random(tuple(rng.integers(10, 120, 2))) < rng.uniform(0.05, 0.6)).astype(np.uint8)
+        stats = cv2.connectedComponentsWithStats(binary, 8, cv2.CV_32S)[2]
+        h, w = binary.shape
+        assert _index_parts(stats, h, w) == numpys(stats, h, w)
+
+
+def test_lines_are_taken_out_as_by_opening_the_whole_corner() -> None:
+    """``_opened_by_line`` opens only the columns (rows) that may hold a line: the same pixels as opening the whole
+    corner with the line, and None exactly where that leaves nothing."""
+    from tabletop.vision.glyphs import _opened_by_line
+
+    rng = np.random.default_rng(9)
+    nothing = lines = 0
+    for _ in range(600):
+        h, w = (int(v) for v in rng.integers(8, 110, 2))
+        binary = (rng.random((h, w)) < rng.uniform(0.05, 0.7)).astype(np.uint8)
+        if rng.random() < 0.5:  # a card's edge down a column or along a row
+            if rng.random() < 0.5:
+                binary[int(rng.integers(0, h // 2)):, int(rng.integers(w))] = 1
+            else:
+                binary[int(rng.integers(h)), int(rng.integers(0, w // 2)):] = 1
+        for axis, length in ((0, int(0.45 * h)), (1, int(0.6 * w))):
+            if length < 2:
+                continue
+            kernel = np.ones((length, 1) if axis == 0 else (1, length), np.uint8)
+            whole = cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel)
+            found = _opened_by_line(binary, length, axis)
+            if found is None:
+                nothing += 1
+                assert not whole.any()
+            else:
+                lines += 1
+                assert np.array_equal(found, whole)
+    assert nothing > 50 and lines > 50, (nothing, lines)
+
+
 def test_frame_sizes_are_numpys_medians() -> None:
     """The frame's card size (the median of the sizes read surely) is np.median's to the last bit."""
     from tabletop.vision.pipeline import _median
