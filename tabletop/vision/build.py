@@ -33,7 +33,7 @@ import numpy as np
 from tabletop.cards import Card, RANKS, SUITS
 from tabletop.vision.finder import VIEW_CORNERS, VIEW_H, VIEW_W, CardQuad, order_quad, warp_card
 from tabletop.vision.glyphs import (FIRST_INDEX_VIEW, CornerGlyphs, card_corners, corner_glyphs, first_corner,
-                                   rank_features, suit_features)
+                                   pip_shape_features, rank_features, suit_features)
 from tabletop.vision.mlp import Mlp, train_mlp
 from tabletop.vision.render import (
     CARD_H,
@@ -46,9 +46,10 @@ from tabletop.vision.render import (
     random_table,
     render_card,
 )
-from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, RANK_FILE, SUIT_FILE, VERIFIER_FILE
+from tabletop.vision.store import MANIFEST_FILE, MODEL_DIR, PIP_SHAPE_FILE, RANK_FILE, SUIT_FILE, VERIFIER_FILE
 
-__all__ = ["synthetic_view", "decoy_view", "glyph_samples", "scene_samples", "build", "main"]
+__all__ = ["synthetic_view", "decoy_view", "glyph_samples", "scene_samples", "pip_shape_samples", "build",
+           "build_pip_shape", "main"]
 
 DEFAULT_SEED = 20261129
 DEFAULT_VIEWS = 8000
@@ -257,6 +258,50 @@ def scene_samples(seed_sequence: np.random.SeedSequence, count: int) -> dict[str
     return out
 
 
+_PIP_SHAPE_CAMERAS = ("webcam", "webcam", "hd", "fullhd")
+"""Cameras the pip-shape reader's composites are taken with: a webcam's small blurred pips, where the suit reader is
+weakest, twice as often."""
+PIP_SHAPE_CLASSES = ("clubs", "spades")
+
+
+def pip_shape_samples(seed_sequence: np.random.SeedSequence, count: int, folder: str | None = None) -> dict[str, list]:
+    """Pip-shape features (``glyphs.pip_shape_features``) of the clubs' and spades' index pips in ``count`` composited
+    photos of the real *training* faces on the *training* tables, each index read as the finder hangs a card on it
+    (``scene_samples``), where the reader in ``folder`` (default: the shipped one) reads the pip under a rank; with
+    the suit reader's probabilities (``p``: its clubs/spades split, for the build's check)."""
+    from tabletop.vision import scenes
+    from tabletop.vision.reader import Reader
+
+    reader = Reader.load(Path(folder) if folder else None)
+    clubs, spades = reader._black
+    rng = np.random.default_rng(seed_sequence)
+    pool = [c for c in Card.deck() if c not in scenes.HELD_OUT_FACES]
+    out: dict[str, list] = {"x": [], "y": [], "p": []}
+    for _ in range(count):
+        layout = _SCENE_LAYOUTS[int(rng.integers(len(_SCENE_LAYOUTS)))]
+        seed = int(rng.integers(2**62))
+        options = {"split": "train", "faces": "real", "face_split": "train", "layout": layout,
+                   "camera": _PIP_SHAPE_CAMERAS[int(rng.integers(len(_PIP_SHAPE_CAMERAS)))]}
+        if layout in scenes.BOOK_LAYOUTS:
+            options["cards"] = [pool[i] for i in rng.choice(len(pool), int(rng.integers(4, 8)), replace=False)]
+        c = scenes.compose(seed, **options)
+        for p in c.cards:
+            if p.card.suit.value not in PIP_SHAPE_CLASSES:
+                continue
+            for idx, shows in enumerate(p.index_shows):
+                if not shows:
+                    continue
+                corner = _index_view(c.image, _as_found(np.roll(p.quad, -2 * idx, axis=0), rng))
+                glyphs = corner_glyphs(corner)
+                if glyphs is None or glyphs.suit_box is None:
+                    continue
+                read = reader.suit_model.probabilities(suit_features(glyphs))[0]
+                out["x"].append(pip_shape_features(corner, glyphs.suit_box))
+                out["y"].append(PIP_SHAPE_CLASSES.index(p.card.suit.value))
+                out["p"].append(float(read[spades] / max(read[clubs] + read[spades], 1e-6)))
+    return out
+
+
 def _chunk_job(args: tuple) -> dict[str, list]:
     cv2.setNumThreads(1)
     kind, *rest = args
@@ -264,6 +309,8 @@ def _chunk_job(args: tuple) -> dict[str, list]:
         from tabletop.vision.lone import verifier_samples
 
         return verifier_samples(*rest)
+    if kind == "pip_shape":
+        return pip_shape_samples(*rest)
     return glyph_samples(*rest) if kind == "rendered" else scene_samples(*rest)
 
 
@@ -273,7 +320,7 @@ def _run(tasks: list[tuple], jobs: int) -> dict[str, np.ndarray]:
             parts = pool.map(_chunk_job, tasks)
     else:
         parts = [_chunk_job(t) for t in tasks]
-    if "x" in parts[0]:  # verifier samples
+    if "x" in parts[0]:  # verifier or pip-shape samples
         x = [v for part in parts for v in part["x"]]
         return {"x": np.array(x, np.float32).reshape(len(x), -1), "y": np.array([v for p in parts for v in p["y"]], np.int64),
                 "p": np.array([v for p in parts for v in p["p"]], np.float32)}
@@ -360,6 +407,57 @@ def build_verifier(out: Path, seed: int, scenes_count: int, jobs: int, say=print
     return manifest
 
 
+_PIP_SHAPE_CHUNK = 50
+DEFAULT_PIP_SHAPE_SCENES = 2000
+
+
+def _collect_pip_shapes(seed: int, count: int, folder: Path, jobs: int) -> dict[str, np.ndarray]:
+    """Pip-shape samples (``pip_shape_samples``) from ``count`` training composites, chunked as ``_collect``."""
+    chunks = _chunks(count, _PIP_SHAPE_CHUNK)
+    seeds = np.random.SeedSequence([seed, 3]).spawn(len(chunks))
+    return _run([("pip_shape", s, n, str(folder)) for s, n in zip(seeds, chunks)], jobs)
+
+
+def build_pip_shape(out: Path, seed: int, scenes_count: int, jobs: int, say=print) -> dict:
+    """Build the clubs/spades pip-shape reader (``reader.Reader.pip_shape``) from the black index pips of training
+    composites, read with the rank and suit readers in ``out``; write it there and record it in the manifest, with a
+    check on new training composites: how often the suit reader's clubs/spades split, the shape reader's, and the
+    mean of the two (what the reader uses) name the right one. Returns the manifest."""
+    from tabletop.vision.store import _sha256
+
+    started = time.monotonic()
+    say(f"reading the clubs' and spades' index pips in {scenes_count} composites of the training faces on the training "
+        f"tables (seed {seed})")
+    data = _collect_pip_shapes(seed, scenes_count, out, jobs)
+    say(f"  {len(data['y'])} pips, {int(data['y'].sum())} of them spades ({time.monotonic() - started:.0f}s)")
+    model = train_mlp(data["x"], data["y"], PIP_SHAPE_CLASSES, hidden=32, epochs=40, seed=seed + 3)
+    check = _collect_pip_shapes(seed + 1000, max(1, scenes_count // 4), out, jobs)
+    shape = model.probabilities(check["x"])[:, 1] if len(check["y"]) else np.zeros(0)
+    spades = check["y"] == 1
+    checks = {"pips": int(len(check["y"])), "spades": int(spades.sum())}
+    for name, p in (("suit_reader", check["p"]), ("pip_shape", shape), ("mean", 0.5 * (check["p"] + shape))):
+        checks[f"{name}_right"] = int(((p > 0.5) == spades).sum())
+        checks[f"{name}_wrong_at_0.8"] = int((((p >= 0.8) & ~spades) | ((p <= 0.2) & spades)).sum())
+    say(f"  check on {max(1, scenes_count // 4)} new composites (seed {seed + 1000}): of {checks['pips']} black pips, "
+        + ", ".join(f"{name} right {checks[f'{name}_right']} (wrong at 0.8: {checks[f'{name}_wrong_at_0.8']})"
+                    for name in ("suit_reader", "pip_shape", "mean")))
+    model.save(out / PIP_SHAPE_FILE)
+    manifest_path = out / MANIFEST_FILE
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"name": "cards", "sha256": {}}
+    manifest["pip_shape"] = {
+        "built_from": (f"python -m tabletop.vision.build --pip-shape-only --seed {seed} --pip-shape-scenes "
+                       f"{scenes_count}: the clubs' and spades' index pips of composites of the training real faces "
+                       f"on the training tables (webcam twice as often), found as this folder's readers find them; "
+                       f"glyphs.pip_shape_features + numpy perceptron"),
+        "seed": seed, "scenes": scenes_count, "pips": int(len(data["y"])), "spades": int(data["y"].sum()),
+        "check": checks, "seconds": round(time.monotonic() - started),
+    }
+    manifest.setdefault("sha256", {})[PIP_SHAPE_FILE] = _sha256(out / PIP_SHAPE_FILE)
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    say(f"wrote {out / PIP_SHAPE_FILE} in {time.monotonic() - started:.0f}s")
+    return manifest
+
+
 def _joined(*parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {key: np.concatenate([p[key] for p in parts if len(p[key])]) for key in parts[0]}
 
@@ -414,6 +512,7 @@ def build(out: Path = MODEL_DIR, seed: int = DEFAULT_SEED, views: int = DEFAULT_
             f"rank {checks['real_rank_glyph_accuracy']:.3f}, suit {checks['real_suit_glyph_accuracy']:.3f}")
     out.mkdir(parents=True, exist_ok=True)
     (out / VERIFIER_FILE).unlink(missing_ok=True)  # built from the readers replaced here: built again after them
+    (out / PIP_SHAPE_FILE).unlink(missing_ok=True)
     rank_model.save(out / RANK_FILE)
     suit_model.save(out / SUIT_FILE)
     from tabletop.vision.store import _sha256
@@ -457,12 +556,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verifier-only", action="store_true",
                         help="build only the index verifier, from the rank and suit readers already in --out (after "
                              "the finder changes: the verifier learns from the hypotheses it hangs)")
+    parser.add_argument("--pip-shape-scenes", type=int, default=DEFAULT_PIP_SHAPE_SCENES,
+                        help="training composites the clubs/spades pip-shape reader is built from (0: none)")
+    parser.add_argument("--pip-shape-only", action="store_true",
+                        help="build only the pip-shape reader, with the rank and suit readers already in --out")
     parser.add_argument("--jobs", type=int, default=min(2, multiprocessing.cpu_count()))
     args = parser.parse_args(argv)
+    if args.pip_shape_only:
+        build_pip_shape(args.out, args.seed, args.pip_shape_scenes, args.jobs)
+        return 0
     if not args.verifier_only:
         build(args.out, args.seed, args.views, args.jobs, real_scenes=args.scenes, hidden=args.hidden)
     if args.verifier_scenes:
         build_verifier(args.out, args.seed, args.verifier_scenes, args.jobs)
+    if args.pip_shape_scenes and not args.verifier_only:
+        build_pip_shape(args.out, args.seed, args.pip_shape_scenes, args.jobs)
     return 0
 
 

@@ -124,7 +124,7 @@ def hypothesis_samples(image: np.ndarray, placed, hypotheses: list, reader,
             if read is None or read.suit is None:
                 continue
             rank = reader.rank_model.classes[int(np.argmax(read.rank))]
-            features.append(index_features(read.image, read.glyphs, read.rank, read.suit))
+            features.append(index_features(read.image, read.glyphs, read.rank, read.suit_read))
             labels.append(int(_read_right(corners, placed, rank)))
             top.append(float(read.rank.max()))
     return features, labels, top

@@ -14,10 +14,10 @@ from tabletop.cards import Rank, Suit
 from tabletop.errors import SetupError
 from tabletop.vision.boxes import intersection
 from tabletop.vision.glyphs import (CornerGlyphs, card_corners, corner_glyphs, first_corner, float_mean,
-                                   look_at_corner, rank_features, suit_features)
+                                   look_at_corner, pip_shape_features, rank_features, suit_features)
 from tabletop.vision.lone import index_features
 from tabletop.vision.mlp import Mlp
-from tabletop.vision.store import RANK_FILE, SUIT_FILE, VERIFIER_FILE, model_dir
+from tabletop.vision.store import PIP_SHAPE_FILE, RANK_FILE, SUIT_FILE, VERIFIER_FILE, model_dir
 
 __all__ = ["Reading", "Reader", "shipped_reader"]
 
@@ -52,6 +52,15 @@ first look is never second-guessed (a webcam's blurred big pips look like a shad
 _NO_SUIT = 0.85
 """A card's index is a rank over a suit pip: a reading that names no suit (no pip found under the rank, or none
 read surely) is less sure by this factor (a fleck of a table read as a "2" at 0.89 with no pip under it)."""
+BLACK_PIP = 0.5
+"""A pip the suit reader gives clubs and spades together at least this much is split between them again with its
+shape (``Reader.pip_shape``): the suit reader's HOG of a webcam's blurred pip tells black from red but not a club
+from a spade (training composites, webcam, black pips read under a rank read right: 9% named the other black suit,
+12% neither surely)."""
+BLACK_SPLIT_SURE = 0.05
+"""... unless the suit reader splits it surely, giving one of the two less than this share: the pip-shape reader knows
+one deck's print (the bidly faces), and on another (the Edje photos) it took clubs read surely for spades, leaving
+them unsure."""
 
 
 @dataclass(frozen=True)
@@ -69,10 +78,12 @@ class Reading:
 class Reader:
     """Reads standard card views with the rank and suit perceptrons built by ``tabletop.vision.build``."""
 
-    def __init__(self, rank_model: Mlp, suit_model: Mlp, verifier: Mlp | None = None) -> None:
+    def __init__(self, rank_model: Mlp, suit_model: Mlp, verifier: Mlp | None = None,
+                 pip_shape: Mlp | None = None) -> None:
         self.rank_model = rank_model
         self.suit_model = suit_model
         self.verifier = verifier  # tells a lone index from a fleck (``lone``); None: a lone corner stays capped
+        self.pip_shape = pip_shape  # tells a club's pip from a spade's by its shape; None: the suit reader alone
 
     @classmethod
     def load(cls, folder: Path | None = None) -> "Reader":
@@ -83,7 +94,8 @@ class Reader:
         folder = folder or model_dir()
         try:
             verifier = Mlp.load(folder / VERIFIER_FILE) if (folder / VERIFIER_FILE).is_file() else None
-            return cls(Mlp.load(folder / RANK_FILE), Mlp.load(folder / SUIT_FILE), verifier)
+            pip_shape = Mlp.load(folder / PIP_SHAPE_FILE) if (folder / PIP_SHAPE_FILE).is_file() else None
+            return cls(Mlp.load(folder / RANK_FILE), Mlp.load(folder / SUIT_FILE), verifier, pip_shape)
         except (OSError, KeyError, ValueError) as error:
             raise SetupError(
                 f"the card reader's files are missing or damaged in {folder}: install tabletop again "
@@ -173,7 +185,32 @@ class Reader:
         if probs is None or (naming is not None and self._rank_named(probs) is not naming):
             return None
         suit = suit_features(glyphs)
-        return _Corner(probs, self.suit_model.probabilities(suit)[0] if suit is not None else None, corner, glyphs)
+        if suit is None:
+            return _Corner(probs, None, corner, glyphs, None)
+        read = self.suit_model.probabilities(suit)[0]
+        return _Corner(probs, self._black_split(read, corner, glyphs), corner, glyphs, read)
+
+    def _black_split(self, suit: np.ndarray, corner: np.ndarray, glyphs: CornerGlyphs) -> np.ndarray:
+        """The suit probabilities ``suit`` of a corner's pip, with what they give clubs and spades together (at least
+        ``BLACK_PIP``) split between the two by the mean of the suit reader's split and the pip-shape reader's
+        (``pip_shape_features``); as they are with no pip-shape reader, or a pip read red."""
+        clubs, spades = self._black
+        black = float(suit[clubs] + suit[spades])
+        if self.pip_shape is None or black < BLACK_PIP:
+            return suit
+        read = float(suit[spades]) / black
+        if not BLACK_SPLIT_SURE < read < 1.0 - BLACK_SPLIT_SURE:
+            return suit
+        shape = self.pip_shape.probabilities(pip_shape_features(corner, glyphs.suit_box))[0]
+        share = 0.5 * (read + float(shape[self.pip_shape.classes.index("spades")]))
+        split = suit.copy()
+        split[clubs], split[spades] = black * (1.0 - share), black * share
+        return split
+
+    @functools.cached_property
+    def _black(self) -> tuple[int, int]:
+        """The suit reader's outputs for clubs and spades."""
+        return self.suit_model.classes.index(Suit.CLUBS.value), self.suit_model.classes.index(Suit.SPADES.value)
 
     def _at_index_contrast(self, corner: np.ndarray, glyphs: CornerGlyphs, probs: np.ndarray,
                            ) -> tuple[CornerGlyphs, np.ndarray]:
@@ -208,7 +245,7 @@ class Reader:
         """The index verifier's probability that ``corner``'s reading is right (0 with no verifier or no pip)."""
         if self.verifier is None or corner.suit is None:
             return 0.0
-        features = index_features(corner.image, corner.glyphs, corner.rank, corner.suit)
+        features = index_features(corner.image, corner.glyphs, corner.rank, corner.suit_read)
         return float(self.verifier.probabilities(features)[0][self.verifier.classes.index("right")])
 
     def _combine(self, read: list, verify: bool = True) -> Reading:
@@ -252,12 +289,15 @@ def _index_shaped(glyphs: CornerGlyphs) -> bool:
 
 
 class _Corner(NamedTuple):
-    """One corner read: rank probabilities, suit probabilities (None: no pip), the upright crop and its glyphs."""
+    """One corner read: rank probabilities, suit probabilities (None: no pip; a black pip's split between clubs and
+    spades by its shape too, ``Reader._black_split``), the upright crop and its glyphs, and the suit reader's own
+    probabilities (what the index verifier was built on)."""
 
     rank: np.ndarray
     suit: np.ndarray | None
     image: np.ndarray
     glyphs: CornerGlyphs
+    suit_read: np.ndarray | None
 
 
 @functools.cache

@@ -10,8 +10,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
-__all__ = ["MODEL_DIR", "INSTALLED_SUBDIR", "RANK_FILE", "SUIT_FILE", "VERIFIER_FILE", "MANIFEST_FILE", "model_dir",
-           "model_status"]
+__all__ = ["MODEL_DIR", "INSTALLED_SUBDIR", "RANK_FILE", "SUIT_FILE", "VERIFIER_FILE", "PIP_SHAPE_FILE", "MANIFEST_FILE",
+           "model_dir", "model_status"]
 
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "cards"
 """The shipped reader: ``models/cards/`` at the root of the checkout (where the build writes it)."""
@@ -21,6 +21,9 @@ path: ``sys.prefix`` for a venv or system install, ``~/.local`` for ``--user``."
 RANK_FILE, SUIT_FILE, MANIFEST_FILE = "rank_reader.npz", "suit_reader.npz", "manifest.json"
 VERIFIER_FILE = "index_verifier.npz"
 """The index verifier (``lone``): optional; without it a card read at one index corner is never sure."""
+PIP_SHAPE_FILE = "pip_shape.npz"
+"""The clubs/spades pip-shape reader (``reader.Reader.pip_shape``): optional; without it the suit reader alone splits
+a black pip between clubs and spades."""
 
 
 def _installed_dirs() -> list[Path]:
@@ -65,7 +68,8 @@ def model_status() -> dict:
     "verified": bool}`` — ``verified`` is true when every file's hash matches the build manifest.
     """
     folder = model_dir()
-    files = {name: _sha256(folder / name) for name in (RANK_FILE, SUIT_FILE, VERIFIER_FILE, MANIFEST_FILE) if (folder / name).is_file()}
+    names = (RANK_FILE, SUIT_FILE, VERIFIER_FILE, PIP_SHAPE_FILE, MANIFEST_FILE)
+    files = {name: _sha256(folder / name) for name in names if (folder / name).is_file()}
     present = RANK_FILE in files and SUIT_FILE in files
     built_from = "missing: run `python -m tabletop.vision.build`"
     verified = False

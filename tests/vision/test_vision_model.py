@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tabletop.vision import model_status
 from tabletop.vision import scenes
-from tabletop.vision.build import build
+from tabletop.vision.build import build, build_pip_shape
 from tabletop.vision.tabletops import table_names
 
 
@@ -35,6 +35,28 @@ def test_the_build_is_reproducible(tmp_path: Path) -> None:
     second = build(tmp_path / "b", **options)
     assert first["sha256"] == second["sha256"]
     assert first["real_rank_glyphs"] > 0 or not real
+
+
+def test_the_pip_shape_reader_is_built_reproducibly_from_the_training_faces(tmp_path: Path) -> None:
+    """The clubs/spades pip-shape reader: the same file from the same seed, recorded in the manifest, and built from
+    the training composites only (those the rank and suit readers were built from)."""
+    import shutil
+
+    import pytest
+
+    if not scenes.real_faces_available():
+        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    shipped = Path(model_status()["path"])
+    digests = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        shutil.copytree(shipped, folder)
+        manifest = build_pip_shape(folder, seed=5, scenes_count=4, jobs=1, say=lambda *_: None)
+        assert manifest["pip_shape"]["pips"] > 0 and "training" in manifest["pip_shape"]["built_from"]
+        digests.append(manifest["sha256"]["pip_shape.npz"])
+    assert digests[0] == digests[1]
+    shipped_manifest = json.loads((shipped / "manifest.json").read_text())
+    assert shipped_manifest["pip_shape"]["check"]["mean_right"] > shipped_manifest["pip_shape"]["check"]["suit_reader_right"]
 
 
 def test_a_missing_reader_is_a_setup_error_that_says_how_to_build_it(tmp_path: Path) -> None:
