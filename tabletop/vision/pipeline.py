@@ -539,9 +539,12 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
 PATTERN_READS = 12
 """At most this many reads a frame of the places where the rest of a book's pattern must lie (``_rest_of_pattern``)."""
 PATTERN_UNREAD = 2
-"""Of the places that read no rank where they lie, this many a frame (the likeliest) are read again moved by
-``PATTERN_NUDGES``, on reads of their own once the places are read (``PATTERN_READS``): a place a tenth of a card off
-its index reads nothing there (a held-out full-HD row: the fourth king's place, 0.09 of a width off)."""
+"""Of the places of a book's last card (three of its rank read) that read no rank where they lie, this many a frame
+(the likeliest) are read again moved by ``PATTERN_NUDGES``, on reads of their own once the places are read
+(``PATTERN_READS``): a place a tenth of a card off its index reads nothing there (a held-out full-HD row: the fourth
+king's place, 0.09 of a width off). Where two are read, a pattern's places are many guesses (one to three steps
+apart) and moved about found no card in the held-out book scenes: 8 reads a frame for nothing (HD speed frames, each
+with a row of two)."""
 BOOK_CARDS = 4
 """A book is four cards of a rank: no place of its pattern is read once four suits are."""
 
@@ -552,7 +555,7 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
     two or three cards of a rank read surely (``whole``, (reading, corners), and ``hidden``), each naming its own suit,
     lie as a row, a fan, a slid pile or a square lies, the places the others must lie (``layout.pattern_places``) are
     read at the read cards' size and way round, and moved a little where they read the rank unsurely (``_read_near``);
-    the likeliest that read no rank at all are read moved too, on reads of their own (``PATTERN_UNREAD``). A card read
+    where three are read, the likeliest that read no rank at all are read moved too (``PATTERN_UNREAD``). A card read
     there is kept when it reads the rank surely (``SURE_AT_BOTH``) naming a suit none of them names; an unsure read
     of its rank there gives way to it (``_taken_at``)."""
     sure = [(r, c.corners, True) for r, c in hidden] + [(r, corners, False) for r, corners in whole]
@@ -590,7 +593,7 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
             if reading.rank is None and used == 1:
                 unread.append(place)
             hidden = _taken_at(rank, suits, reading, corners, hidden, taken)
-        for place in unread:  # the likeliest of them moved about, on reads of their own
+        for place in unread if len(cards) == BOOK_CARDS - 1 else []:  # the likeliest of them moved about
             if unread_left <= 0 or len(suits) >= BOOK_CARDS:
                 break
             if any(lies_at(place, corners) for corners in taken):
