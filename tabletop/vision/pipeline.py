@@ -538,6 +538,15 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
 
 PATTERN_READS = 12
 """At most this many reads a frame of the places where the rest of a book's pattern must lie (``_rest_of_pattern``)."""
+PATTERN_UNREAD = 2
+"""Of the places of a book's last card (three of its rank read) that read no rank where they lie, this many a frame
+(the likeliest) are read again moved by ``PATTERN_NUDGES``, on reads of their own once the places are read
+(``PATTERN_READS``): a place a tenth of a card off its index reads nothing there (a held-out full-HD row: the fourth
+king's place, 0.09 of a width off). Where two are read, a pattern's places are many guesses (one to three steps
+apart) and moved about found no card in the held-out book scenes: 8 reads a frame for nothing (HD speed frames, each
+with a row of two)."""
+BOOK_CARDS = 4
+"""A book is four cards of a rank: no place of its pattern is read once four suits are."""
 
 
 def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple], reader: Reader,
@@ -545,8 +554,10 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
     """``hidden`` (corner reads: (reading, hypothesis)) with the cards of a book's pattern that no hypothesis read: where
     two or three cards of a rank read surely (``whole``, (reading, corners), and ``hidden``), each naming its own suit,
     lie as a row, a fan, a slid pile or a square lies, the places the others must lie (``layout.pattern_places``) are
-    read at the read cards' size and way round. A card read there is kept when it reads the rank surely
-    (``SURE_AT_BOTH``) naming a suit none of them names; an unsure read of its rank there gives way to it."""
+    read at the read cards' size and way round, and moved a little where they read the rank unsurely (``_read_near``);
+    where three are read, the likeliest that read no rank at all are read moved too (``PATTERN_UNREAD``). A card read
+    there is kept when it reads the rank surely (``SURE_AT_BOTH``) naming a suit none of them names; an unsure read
+    of its rank there gives way to it (``_taken_at``)."""
     sure = [(r, c.corners, True) for r, c in hidden] + [(r, corners, False) for r, corners in whole]
     sure = [(r, corners, corner) for r, corners, corner in sure
             if r.rank is not None and r.suit is not None and r.confidence >= SURE_AT_BOTH]
@@ -556,7 +567,7 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
     for r, corners, corner in sure:
         ranks.setdefault(r.rank, []).append((r, corners, corner))
     height, width = image.shape[:2]
-    left = PATTERN_READS
+    left, unread_left = PATTERN_READS, PATTERN_UNREAD
     hidden = list(hidden)
     for rank, cards in sorted(ranks.items(), key=lambda kv: -len(kv[1])):
         suits = {r.suit for r, _, _ in cards}
@@ -565,28 +576,48 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
         # a card read at its index corner first: its corners start at the index that shows
         read = [corners for _, corners, corner in sorted(cards, key=lambda c: not c[2])]
         whole_only = not any(corner for _, _, corner in cards)
+        taken = [corners for _, corners, _ in sure]
+        unread = []  # places that read no rank where they lie
         for place in pattern_places(read):
             if left <= 0:
-                return hidden
+                break
             x, y = place[0]
-            short = _length(place[1] - place[0])
             if not (0 <= x < width and 0 <= y < height):
                 continue
-            if any(lies_at(place, corners) for _, corners, _ in sure):
+            if any(lies_at(place, corners) for corners in taken):
                 continue  # a card read surely there
             if not _paper_like(image, place, read[0]):
                 continue  # the table, not a card
-            reading, place, used = _read_near(image, place, reader, left, whole_only, trace)
+            reading, corners, used = _read_near(image, place, reader, left, whole_only, trace)
             left -= used
-            if (reading.rank is not rank or reading.suit is None or reading.suit in suits
-                    or reading.confidence < SURE_AT_BOTH or reading.glyph is None):
-                continue
-            suits.add(reading.suit)
-            cand = CornerCandidate(corners=place, shown=_index_zone(reading, place), by_index=True)
-            hidden = [(r, c) for r, c in hidden if not (r.rank is rank and r.confidence < reading.confidence
-                                                        and _length(c.corners[0] - place[0]) < LAYOUT_FREE * short)]
-            hidden.append((reading, cand))
+            if reading.rank is None and used == 1:
+                unread.append(place)
+            hidden = _taken_at(rank, suits, reading, corners, hidden, taken)
+        for place in unread if len(cards) == BOOK_CARDS - 1 else []:  # the likeliest of them moved about
+            if unread_left <= 0 or len(suits) >= BOOK_CARDS:
+                break
+            if any(lies_at(place, corners) for corners in taken):
+                continue  # a card found there since
+            unread_left -= 1
+            reading, corners, _ = _read_near(image, place, reader, len(PATTERN_NUDGES), False, trace, moved_only=True)
+            hidden = _taken_at(rank, suits, reading, corners, hidden, taken)
     return hidden
+
+
+def _taken_at(rank, suits: set, reading, place: np.ndarray, hidden: list[tuple], taken: list) -> list[tuple]:
+    """``hidden`` with the card ``reading`` read at a pattern's ``place`` in it, where it reads ``rank`` surely
+    (``SURE_AT_BOTH``) naming a suit none of ``suits`` names (then added to ``suits``, and its place to ``taken``); an
+    unsure read of its rank there gives way to it."""
+    if (reading.rank is not rank or reading.suit is None or reading.suit in suits
+            or reading.confidence < SURE_AT_BOTH or reading.glyph is None):
+        return hidden
+    suits.add(reading.suit)
+    taken.append(place)
+    short = _length(place[1] - place[0])
+    cand = CornerCandidate(corners=place, shown=_index_zone(reading, place), by_index=True)
+    hidden = [(r, c) for r, c in hidden if not (r.rank is rank and r.confidence < reading.confidence
+                                                and _length(c.corners[0] - place[0]) < LAYOUT_FREE * short)]
+    return hidden + [(reading, cand)]
 
 
 def _pattern_short_side(sure: list[tuple]) -> float | None:
@@ -637,20 +668,21 @@ off, more so three steps on and round a fan's turn (the reader's own leeway is a
 
 
 def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int, either_way: bool,
-               trace: list[Hypothesis] | None = None) -> tuple:
+               trace: list[Hypothesis] | None = None, moved_only: bool = False) -> tuple:
     """(reading, corners, reads made): the surest read naming a suit of ``place`` moved by ``PATTERN_NUDGES``, up to
     ``left`` reads, stopping at a sure one, and moved only where the place itself reads a rank, even unsurely (an index
-    lies there, a little off: where no rank is read, no index lies). Where the place itself reads no rank and the pattern is of whole cards
-    (``either_way``: a whole card's outline starts at either index corner), the card turned half round is read too."""
+    lies there, a little off: where no rank is read, mostly no index lies). Where the place itself reads no rank and
+    the pattern is of whole cards (``either_way``: a whole card's outline starts at either index corner), the card
+    turned half round is read too. ``moved_only``: a place read already that read no rank, read moved only."""
     across, down = place[1] - place[0], place[3] - place[0]
     best, used = None, 0
-    for k, (u, v) in enumerate(PATTERN_NUDGES):
+    for k, (u, v) in enumerate(PATTERN_NUDGES[1:] if moved_only else PATTERN_NUDGES):
         if used >= left:
             break
         corners = (place + u * across + v * down).astype(np.float32)
         reading = _read_corners(image, corners, reader)
         used += 1
-        if k == 0 and either_way and reading.rank is None and used < left:
+        if k == 0 and not moved_only and either_way and reading.rank is None and used < left:
             turned = corners[[2, 3, 0, 1]]
             again = _read_corners(image, turned, reader)
             used += 1
@@ -661,7 +693,9 @@ def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int, 
             trace.append(Hypothesis(corners, "corner", reading))
         if best is None or (reading.suit is not None and (best[0].suit is None or reading.confidence > best[0].confidence)):
             best = (reading, corners)
-        if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH or k == 0 and reading.rank is None:
+        if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH:
+            break
+        if k == 0 and not moved_only and reading.rank is None:
             break
     return best[0], best[1], used
 

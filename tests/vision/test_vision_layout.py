@@ -84,6 +84,9 @@ LAID_WHERE_THE_REST_LIES = {  # held-out tables and seeds (neither tuned on nor 
     # on paper, HD: two cards read at one index each, hung at sizes guessed 15% apart, made no pattern until hung at
     # the frame's card size (``pipeline._pattern_short_side``)
     "fan, HD, sizes guessed": ("book_fan", 532120, "hd"),
+    # on dark wood in dim light, full HD: the fourth king's place lies a tenth of a card off its index and reads
+    # nothing there; moved about (``pipeline.PATTERN_UNREAD``), it reads the king of hearts
+    "row, full HD, a place off its index": ("book_row", 600008, "fullhd"),
 }
 
 
@@ -106,3 +109,22 @@ def test_a_book_read_where_its_pattern_puts_its_cards_is_confirmed_and_three_and
     other = next(c for c in Card.deck() if c.rank is not rank and all(p.card != c for p in laid.cards))
     trap = scenes.compose(seed, split="held_out", layout=layout, camera=camera, cards=three + [other])
     assert judge_book(rank, [see(f) for f in scenes.frames(trap, LOOK_FRAMES)]).verdict != "confirmed"
+
+
+@pytest.mark.skipif(not scenes.real_faces_available(), reason=f"real card faces not found at {scenes.FACES_DIR}")
+def test_a_pattern_place_that_reads_nothing_where_it_lies_is_read_moved_about(monkeypatch) -> None:
+    """The row of kings above in one frame: three kings read, the fourth found only where its place, a tenth of a card
+    off its index, is read again moved about; not looked at so, it is not read."""
+    from tabletop.cards import Rank
+    from tabletop.vision import pipeline, see
+    from tabletop.vision.books import SURE
+
+    layout, seed, camera = LAID_WHERE_THE_REST_LIES["row, full HD, a place off its index"]
+    frame = scenes.frames(scenes.compose(seed, split="held_out", layout=layout, camera=camera), 1)[0]
+
+    def kings() -> set:
+        return {d.suit for d in see(frame) if d.rank is Rank.KING and d.confidence >= SURE}
+
+    assert len(kings()) == 4
+    monkeypatch.setattr(pipeline, "PATTERN_UNREAD", 0)
+    assert len(kings()) == 3
