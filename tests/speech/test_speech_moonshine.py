@@ -90,6 +90,20 @@ def test_moonshine_hears_real_sixes_that_pocketsphinx_cannot(moonshine) -> None:
     assert all(_ranks(h) == {"6"} for h in heard), heard
 
 
+def test_the_quiet_before_the_words_is_cut_so_short_words_are_heard(moonshine) -> None:
+    import numpy as np
+
+    from tabletop.speech.audio import Utterance
+    from tabletop.speech.recognisers.moonshine import LEAD_S, _from_the_words
+
+    eights = [_fsdd(f"8_jackson_{i}.wav") for i in (10, 16, 21)]  # heard as nothing with 0.3 s of quiet first
+    assert all(_ranks(moonshine.transcribe(u)) == {"8"} for u in eights)
+    late = Utterance(np.concatenate([np.zeros(16000, dtype=np.int16), eights[0].samples]))
+    cut = _from_the_words(late.samples)
+    assert len(late.samples) - len(cut) >= 16000 + (0.3 - LEAD_S - 0.03) * 16000  # the added second and most of the pad
+    assert _ranks(moonshine.transcribe(late)) == {"8"}
+
+
 def test_moonshine_loads_the_bundled_model_without_the_network() -> None:
     _moonshine_or_skip()
     import moonshine_cpp.moonshine_cpp as mc
