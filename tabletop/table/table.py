@@ -29,7 +29,8 @@ confirmed before it is acted on. Typed text is acted on: it is deliberate, and a
 What each action needs, heard: its own sure hearing. An utterance the recogniser heard unsurely (its
 best reading under :data:`~tabletop.language.understand.ACT`; PocketSphinx caps a rescued grammar
 reading at 0.45) is asked about and never acted on, whatever question was pending (``_rule`` holds
-that as a last line of defence). A "yes" confirms only when heard surely; the target's answer may
+that as a last line of defence), but for the book public knowledge proves for the player it is recorded
+for, heard fresh as what the recogniser heard best: the game is its second hearing (``_game_proves``). A "yes" confirms only when heard surely; the target's answer may
 confirm the ask it answers only when it is itself heard surely as that answer; a corrected slot at a
 confirmation ("no, tens" to "Ben, sevens?") is acted on only when the first hearing read it too,
 else checked ("Tens?"). Right after an ask, "no, tens" is asked as "Go fish?" (the target's "nope"
