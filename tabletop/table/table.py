@@ -29,7 +29,8 @@ confirmed before it is acted on. Typed text is acted on: it is deliberate, and a
 What each action needs, heard: its own sure hearing. An utterance the recogniser heard unsurely (its
 best reading under :data:`~tabletop.language.understand.ACT`; PocketSphinx caps a rescued grammar
 reading at 0.45) is asked about and never acted on, whatever question was pending (``_rule`` holds
-that as a last line of defence). A "yes" confirms only when heard surely; the target's answer may
+that as a last line of defence), but for the book public knowledge proves for the player it is recorded
+for, heard fresh as what the recogniser heard best: the game is its second hearing (``_game_proves``). A "yes" confirms only when heard surely; the target's answer may
 confirm the ask it answers only when it is itself heard surely as that answer; a corrected slot at a
 confirmation ("no, tens" to "Ben, sevens?") is acted on only when the first hearing read it too,
 else checked ("Tens?"). Right after an ask, "no, tens" is asked as "Go fish?" (the target's "nope"
@@ -596,6 +597,13 @@ class Table:
                 base: dict[str, Any], *, fresh: bool = False) -> list[Reply]:
         """Act on a heard intent, or ask about it when it is not sure; ``fresh`` when no question of
         tabletop's was pending as it was said."""
+        if fresh and (heard.confirm or not self._heard_well) and self._game_proves(intent, transcript, heard):
+            # The book public knowledge proves ("Ben, that makes a pair of tens: lay it down"), heard
+            # unsurely (a reading the open decoder did not back): the game itself is the second
+            # hearing. Asking it back ("A book of tens?") was the commonest extra utterance of the
+            # books in the simulated pairs games at 20 dB: in the traces of five games (seeds 4103,
+            # 4104) 21 such readings were asked, all right. A book of another rank is asked as before.
+            return self._rule(intent, transcript.text, base, proven=True)
         if heard.missing is not None and heard.confirm:
             ask = Pending("slot", heard.confirm, heard.missing, intent=intent, text=transcript.text,
                           choices=self._choices(heard.missing, intent), likely=heard.likely)
@@ -660,6 +668,24 @@ class Table:
         if len(targets) != 1 or intent.rank.symbol not in self._choices("rank", meant):
             return None
         return replace(meant, target=targets[0])
+
+    def _game_proves(self, intent: Intent, transcript: Transcript, heard: Understanding) -> bool:
+        """Whether ``intent``, what the recogniser heard best, is a book that public knowledge proves the
+        player it would be recorded for holds (a pair in the pairs game: "that makes a pair of tens:
+        lay it down"), of a rank still open."""
+        if not isinstance(intent, Book) or transcript.engine == "text":
+            return False
+        best = transcript.candidates()[0] if transcript.candidates() else None
+        if best is None or heard.text != best.text:
+            return False  # a reading the recogniser did not hear best
+        state = self.game.state
+        if state.over or state.closed(intent.rank):
+            return False
+        try:
+            player = state.index(self.referee.book_player(intent))
+        except IllegalActionError:  # a name not at the table
+            return False
+        return player >= 0 and state.knowledge.holds_at_least(player, intent.rank) >= self.game.rules.book_size
 
     def _proven_book(self, intent: Intent, transcript: Transcript) -> Book | None:
         """The book public knowledge proves for the player a heard book would be recorded for, when the
@@ -747,8 +773,11 @@ class Table:
 
     # ---- ruling ----
 
-    def _rule(self, intent: Intent, text: str | None, base: dict[str, Any], *, look: bool = True) -> list[Reply]:
-        if not self._heard_well and not isinstance(intent, Query):
+    def _rule(self, intent: Intent, text: str | None, base: dict[str, Any], *, look: bool = True,
+              proven: bool = False) -> list[Reply]:
+        """Act on ``intent``; ``proven`` when the game's public knowledge backs what was heard unsurely
+        (see _game_proves)."""
+        if not self._heard_well and not proven and not isinstance(intent, Query):
             # The last line of defence: whatever path led here, an utterance the recogniser heard
             # unsurely (its best reading under ACT: a rescued grammar reading is capped at 0.45)
             # is asked about, never acted on.

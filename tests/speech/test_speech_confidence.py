@@ -116,7 +116,11 @@ def test_a_reading_the_open_decoder_does_not_back_is_asked_about_when_it_fits(re
     understood = understand(heard, ASK)
     assert understood.intent is not None, trace  # a right sentence whose words fit is never dropped
     assert {k: v for k, v in understood.intent.to_json().items() if k in meant} == meant, understood.to_json()
-    if misheard_everywhere or trace["agreement"] == 0.0:
+    if trace.get("slots_backed") == 0.0:
+        # No reading of the open decoder is the same command, but its best and most of its readings hold
+        # the ask's player and rank ("cho i'm out in the ace it up"): backed by its slots (fifteenth session)
+        assert trace["agreement"] == 0.9 and not trace.get("rescued"), trace
+    elif misheard_everywhere or trace["agreement"] == 0.0:
         assert trace["agreement"] == 0.0 and trace.get("rescued"), trace
         assert not understood.act and understood.confirm, understood.to_json()
 

@@ -43,3 +43,21 @@ def test_a_right_book_of_nines_is_laid_after_a_yes(two_players) -> None:
     assert replies[-1].text == "A book of nines?", [r.event for r in replies]
     replies = table.hear(Transcript("yes", 0.95, (Alternative("yes", 0.95),), engine="pocketsphinx"))
     assert replies[0].event["changed"] and replies[0].event["intent"]["type"] == "book", [r.event for r in replies]
+
+
+def test_an_ask_of_fives_heard_nines_is_asked_about_not_made(two_players) -> None:
+    """Asks of fives or nines are checked too: in a later run of the same game (fifteenth session) Ben's
+    "Ana, any fives?" (utterance 35, right after he laid a pair of aces) was read "ana any nines" by the
+    grammar and "ana any nines that" by the open decoder, no five among its readings, and acted on as an
+    ask of nines; 10 utterances to repair."""
+    table = Table.new(list(PLAYERS), Rules.preset("pairs"), None, first=1)
+    table.start()
+    for line in ("Ana, aces?", "here you go, 1", "book of aces"):
+        table.hear_text(line)
+    before = table.game.public()
+    audio = synth.realistic("Ana, any fives?", voice="en+f3", speed=155, snr_db=20.0, seed=4104 * 1000 + 35)
+    replies = table.hear_audio(audio, two_players)
+    assert replies[0].event["heard"] == "ana any nines", [r.event for r in replies]  # the game's mishearing
+    assert two_players.last_trace.get("confusable_heard") == "5", two_players.last_trace
+    assert replies[-1].text == "Ana, nines?", [r.text for r in replies]
+    assert table.game.public() == before

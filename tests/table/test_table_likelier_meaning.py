@@ -114,8 +114,8 @@ def test_a_no_to_the_proven_book_asks_about_the_book_heard() -> None:
     assert replies[0].event["changed"] and replies[0].event["intent"]["rank"] == "5", [r.event for r in replies]
 
 
-def test_a_book_of_the_rank_proven_or_with_nothing_proven_is_asked_as_heard() -> None:
+def test_a_book_of_the_rank_proven_is_recorded_and_with_nothing_proven_is_asked_as_heard() -> None:
     table = _pairs_game("Ben, any fours?", "yes, one")
-    assert table.hear(_heard("book of four", 0.45))[-1].text == "A book of fours?"
+    assert table.hear(_heard("book of four", 0.45))[-1].text.startswith("Ana lays down a pair of fours.")
     table = _pairs_game()
     assert table.hear(_heard("book of five", 0.45))[-1].text == "A book of fives?"

@@ -47,10 +47,10 @@ def test_no_with_a_rank_to_an_ask_is_still_a_correction() -> None:
 
 
 def _asked_book() -> Table:
-    """Ben gave Ana a four; her "Ana has a book of fours" heard unsurely: "Ana has a book of fours?"."""
+    """Ana's "Ana has a book of fours" heard unsurely before any four is known in her hand: "Ana has a
+    book of fours?" (in the game Ben had given her a four; a book the game proves, heard unsurely, is
+    now recorded at once: test_table_proven_book_heard.py)."""
     table = Table.new(("Ana", "Ben"), Rules.preset("pairs"), durable=False)
-    table.hear_text("Ben, do you have any fours?")
-    table.hear_text("yes, one")
     replies = table.hear(_heard("ana has a book of fours", 0.45))
     assert replies[-1].text == "Ana has a book of fours?", [r.text for r in replies]
     return table
