@@ -1,17 +1,18 @@
 """Find face-up cards in a frame and warp each to a standard upright view.
 
-Cards are the pale, unsaturated, roughly 5:7 quadrilaterals of the frame. The finder
-thresholds a "paper" map (how bright and grey each pixel is, relative to its surroundings, so
-uneven light and any table colour work), takes the outer contours, and fits a quadrilateral
-to each (``approxPolyDP``, else ``minAreaRect``). A blob that is several cards lying edge to
-edge is split by eroding it until it comes apart. A second, relaxed paper measure (paler than
-round it, no global threshold) adds cards in dim light or on pale tables where the first found
-none; those must read as cards. Where blobs stay unexplained (cards overlapping, fanned, partly
-hidden, touching other paper), card-sized quads are hung on their right-angled corners
-(``CornerCandidate``) for the reader to read at that one index corner and keep or reject. In a
-fan, where each card lies on the one before, a card's corner is also where another card's side
-(a faint straight line across white paper) meets the edge they share; a fan that fits a card's
-shape as a whole is taken for its cards.
+Cards are the pale, unsaturated, roughly 5:7 quadrilaterals of the frame. The finder thresholds a "paper" map (how
+bright and grey each pixel is, relative to its surroundings, so uneven light and any table colour work), takes the
+outer contours, and fits a quadrilateral to each (``approxPolyDP``, else ``minAreaRect``). A blob that is several
+cards lying edge to edge is split by eroding it until it comes apart. A second, relaxed paper measure (paler than
+round it, no global threshold) adds cards in dim light or on pale tables where the first found none; those must
+read as cards. On light wood, paper, linen or marble a card may be no paler than the table round it: the closed
+outlines of faint edges, filled (a court card's picture inside, the table's veins or grain running off them cut
+away: ``_outlined_regions``), add cards whose margins are grey paper; those too must read as cards. Where blobs
+stay unexplained (cards overlapping, fanned, partly hidden, touching other paper), card-sized quads are hung on
+their right-angled corners (``CornerCandidate``) for the reader to read at that one index corner and keep or
+reject. In a fan, where each card lies on the one before, a card's corner is also where another card's side (a
+faint straight line across white paper) meets the edge they share; a fan that fits a card's shape as a whole is
+taken for its cards.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ class CardQuad:
     corners: np.ndarray = field(compare=False)  # 4×2 float32
     fill: float = 1.0  # how much of the quadrilateral the paper blob covers
     verify: bool = False  # found only by the relaxed paper measure: a card only if it reads as one
+    outlined: bool = False  # found only as a filled faint outline (``_outlined_regions``): a card only if read surely
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -175,12 +177,117 @@ def _blob_quads(mask: np.ndarray, frame_area: float, edges: np.ndarray) -> tuple
     return candidates, blobs
 
 
-def _edge_mask(small: np.ndarray) -> np.ndarray:
-    """Closed regions bounded by strong edges (cards on pale tables, where paper alone merges)."""
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    gray = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.Canny(gray, 40, 120)
+EDGE_THRESHOLDS = (40, 120)
+"""Canny's two thresholds for the edges that close regions (cards on pale tables, where paper alone merges)."""
+FAINT_EDGE_THRESHOLDS = (20, 60)
+"""... and for the faint edges whose closed outlines are filled (``_outlined_regions``): a greyish card on a light table
+in mixed light steps the grey level by 15-30 across its side, which the strong edges miss (a square book of fives on
+paper, a webcam's 640x480)."""
+
+
+def _edge_mask(blurred: np.ndarray, thresholds: tuple[int, int] = EDGE_THRESHOLDS) -> np.ndarray:
+    """Edges (dilated, uint8 0/255) of the blurred grey frame."""
+    edges = cv2.Canny(blurred, *thresholds)
     return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+OUTLINE_OPEN = 7
+"""Side (work pixels, at ``_WORK_SIZE``) of the opening that cuts thin lines off a filled outline
+(``_outlined_regions``): a marble's veins, wood grain or a cloth's print running into a card's edge are a dilated
+edge's 3 pixels wide, a card at the smallest size found (``_MIN_AREA``) some 25 pixels across."""
+
+
+def _outlined_regions(edges: np.ndarray) -> np.ndarray:
+    """The regions closed by ``edges`` filled with all they hold, thin lines running off them cut away.
+
+    A card on a pale table (light wood, paper, marble, linen) is not brighter than round it, but its outline is a
+    closed edge; inside it a court card's picture and its pips cut the paper into pieces that fit no card, and the
+    table's own lines (veins, grain) joining its outline make it no card's shape either. Filled, with those lines
+    opened away, it is a card's solid shape again.
+    """
+    height, width = edges.shape
+    enclosed = np.full((height + 2, width + 2), 255, np.uint8)
+    enclosed[1:-1, 1:-1] = 255 - edges
+    cv2.floodFill(enclosed, None, (0, 0), 0)  # what the picture's border reaches without crossing an edge
+    filled = edges | enclosed[1:-1, 1:-1]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OUTLINE_OPEN, OUTLINE_OPEN))
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+    return cv2.erode(opened, np.ones((3, 3), np.uint8))  # the edges' own dilation (``_edge_mask``) taken off again
+
+
+SIDE_MIDDLE = (0.2, 0.8)
+"""The share of each side of a quad fitted to a filled outline whose outline points a straight line is fitted to
+(``_sharp_corners``): a card's rounded corners and the opening's rounding lie outside it."""
+SIDE_NEAR = 2.5
+"""... the outline points within this many work pixels of the side."""
+
+
+def _sharp_corners(regions: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` (work pixels, fitted to a region of ``regions``) with its corners where straight lines fitted to the
+    middles of the region's sides meet: where a card's sides meet, as a paper blob's quad is hung and as the whole
+    cards' corners are compared with the corners of the blobs round them (``_card_under``). The quad as it was
+    where a side shows too few points or a corner would move more than a tenth of the quad's shorter side."""
+    contours, _ = cv2.findContours(regions, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    centre = quad.mean(axis=0)
+    holding = [c for c in contours if cv2.pointPolygonTest(c, (float(centre[0]), float(centre[1])), False) >= 0]
+    if not holding:
+        return quad
+    points = holding[0].reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        start, end = quad[i], quad[(i + 1) % 4]
+        along = end - start
+        length = float(_length(along))
+        if length < 1:
+            return quad
+        along = along / length
+        rel = points - start
+        t = rel @ along / length
+        off = np.abs(rel[:, 0] * along[1] - rel[:, 1] * along[0])
+        near = points[(t >= SIDE_MIDDLE[0]) & (t <= SIDE_MIDDLE[1]) & (off <= SIDE_NEAR)]
+        if len(near) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        p0 = np.array([x0, y0], np.float32)
+        lines.append((p0, p0 + np.array([vx, vy], np.float32)))
+    sharp = []
+    for i in range(4):
+        point = _intersect(*lines[i - 1], *lines[i])
+        if point is None:
+            return quad
+        sharp.append(point)
+    sharp = np.array(sharp, np.float32)
+    shorter = min(float(_length(quad[1] - quad[0])), float(_length(quad[2] - quad[1])))
+    if float(_lengths(sharp - quad).max()) > 0.1 * shorter:
+        return quad
+    return sharp
+
+
+MARGIN_SATURATION = 0.42
+"""A card's margin is grey or white paper: the median of (max - min) / max of its colour below this (warm light makes
+white paper about 0.3, as ``indices._PAPER_SATURATION``). A filled outline (``_outlined_regions``) of a region of
+dark wood or a book's cover is more coloured."""
+MARGIN_BAND = 0.12
+"""The margin band looked at: this share of the quad's size in from its outline."""
+
+
+def _grey_margin(small: np.ndarray, quad: np.ndarray) -> bool:
+    """True if the band just inside ``quad`` (work pixels) is grey or white, as a card's margin is."""
+    x, y, w, h = cv2.boundingRect(quad.astype(np.float32))
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(small.shape[1], x + w), min(small.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    offset = np.array([x0, y0], np.float32)
+    centre = quad.mean(axis=0)
+    band = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(band, np.rint(quad - offset).astype(np.int32), 255)
+    cv2.fillConvexPoly(band, np.rint(centre + (1 - MARGIN_BAND) * (quad - centre) - offset).astype(np.int32), 0)
+    pixels = small[y0:y1, x0:x1][band > 0].astype(np.float32)
+    if not len(pixels):
+        return False
+    high = pixels.max(axis=1)
+    saturation = (high - pixels.min(axis=1)) / np.maximum(high, 1)
+    return float(np.median(saturation)) < MARGIN_SATURATION
 
 
 def _quad_aspect(quad: np.ndarray) -> float:
@@ -340,7 +447,8 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
     scored = _paper_score(small)
     mask = paper_mask(small, scored)
-    edges = _edge_mask(small)
+    blurred = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = _edge_mask(blurred)
     frame_area = float(mask.shape[0] * mask.shape[1])
     candidates, blobs = _blob_quads(mask, frame_area, edges)
     # cards in dim light or on a pale table are not paper by the global measure, only brighter than round them
@@ -363,6 +471,15 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
                 relaxed.append(CardQuad(order_quad(q), f * 0.98))
         if cv2.contourArea(contour) <= 2 * _MAX_AREA * frame_area / 3 and _region_paper(mask, contour) > 0.6:
             edge_blobs.append(contour)  # a paper region closed by edges: its corners may be a card's
+    # third source: outlines filled (a court card on a pale table, its outline joined by the table's lines)
+    faint = _edge_mask(blurred, FAINT_EDGE_THRESHOLDS)
+    # (a region is one card or none: cards are not cut apart here, where a part's quad fell short of a fan's top
+    # card's free corner, and a card was hung outward on the corner it left uncovered)
+    regions = _outlined_regions(faint)
+    for contour in cv2.findContours(regions, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        if cv2.contourArea(contour) >= _MIN_AREA * frame_area:
+            relaxed += [CardQuad(order_quad(_sharp_corners(regions, q)), f * 0.96, outlined=True)
+                        for q, f in _fit_quads(contour, frame_area) if _grey_margin(small, q)]
     height, width = mask.shape
     candidates = [c for c in candidates if not _cut_by_frame(c.corners, width, height)]
     kept: list[CardQuad] = []
@@ -372,15 +489,15 @@ def find_cards_and_corners(frame: np.ndarray, accept: Callable[[CardQuad], bool]
     # the relaxed measure only adds cards where the others found none (they must then read as cards)
     for cand in sorted(relaxed, key=lambda q: -q.fill * q.area):
         if not _cut_by_frame(cand.corners, width, height) and all(share_of_smaller(cand.box, other.box) < 0.3 for other in kept):
-            kept.append(CardQuad(cand.corners, cand.fill, verify=True))
+            kept.append(CardQuad(cand.corners, cand.fill, verify=True, outlined=cand.outlined))
     # a quad holding much smaller cards is the paper they lie on (a folder, a sheet), not a card
     kept = [q for q in kept if not any(q.area > _HOLDER * o.area and share_of_smaller(q.box, o.box) > 0.8 for o in kept)]
     kept.sort(key=lambda q: -q.area)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     kept = [q for q in kept if not _several_cards(gray, q.corners)]  # a fan that looks like one card is its cards
     if accept is not None:
-        kept = [q for q in kept if not q.verify or accept(CardQuad(order_quad(q.corners / scale), q.fill, True))]
-    quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify) for q in kept]
+        kept = [q for q in kept if not q.verify or accept(CardQuad(order_quad(q.corners / scale), q.fill, True, q.outlined))]
+    quads = [CardQuad(order_quad(q.corners / scale), q.fill, q.verify, q.outlined) for q in kept]
     sure = [settled is not None and settled(q) for q in quads]
     partial = _corner_candidates(blobs + relaxed_blobs, kept, mask.shape, frame_area, edge_blobs, gray, sure)
     corners = [CornerCandidate((c.corners / scale).astype(np.float32),
