@@ -367,8 +367,6 @@ def _collect_verifier(seed: int, count: int, folder: Path, jobs: int) -> dict[st
 def build_verifier(out: Path, seed: int, scenes_count: int, jobs: int, say=print) -> dict:
     """Build the index verifier (``lone``) from the pipeline's hypotheses on training composites read with the rank
     and suit readers in ``out``; write it there and record it in the manifest. Returns the manifest."""
-    from tabletop.vision.store import VERIFIER_FILE, _sha256
-
     started = time.monotonic()
     say(f"reading {scenes_count} composites of the training faces on the training tables with the pipeline (seed {seed})")
     data = _collect_verifier(seed, scenes_count, out, jobs)
@@ -392,17 +390,13 @@ def build_verifier(out: Path, seed: int, scenes_count: int, jobs: int, say=print
         + ", ".join(f"{at}: {checks[f'passed_right_at_{at}']} right, {checks[f'passed_wrong_at_{at}']} wrong"
                     for at in sorted({0.8, 0.9, 0.95, LONE_VERIFIED})))
     verifier.save(out / VERIFIER_FILE)
-    manifest_path = out / MANIFEST_FILE
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"name": "cards", "sha256": {}}
-    manifest["verifier"] = {
+    manifest = _record_in_manifest(out, "verifier", VERIFIER_FILE, {
         "built_from": (f"python -m tabletop.vision.build --verifier-only --seed {seed} --verifier-scenes {scenes_count}: "
                        f"the pipeline's hypotheses on composites of the training faces (real, and rendered in the "
                        f"training fonts) on the training tables, read with this folder's rank and suit readers"),
         "seed": seed, "scenes": scenes_count, "corners": int(len(data["y"])), "right": right, "check": checks,
         "seconds": round(time.monotonic() - started),
-    }
-    manifest.setdefault("sha256", {})[VERIFIER_FILE] = _sha256(out / VERIFIER_FILE)
-    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    })
     say(f"wrote {out / VERIFIER_FILE} in {time.monotonic() - started:.0f}s")
     return manifest
 
@@ -423,8 +417,6 @@ def build_pip_shape(out: Path, seed: int, scenes_count: int, jobs: int, say=prin
     composites, read with the rank and suit readers in ``out``; write it there and record it in the manifest, with a
     check on new training composites: how often the suit reader's clubs/spades split, the shape reader's, and the
     mean of the two (what the reader uses) name the right one. Returns the manifest."""
-    from tabletop.vision.store import _sha256
-
     started = time.monotonic()
     say(f"reading the clubs' and spades' index pips in {scenes_count} composites of the training faces on the training "
         f"tables (seed {seed})")
@@ -442,19 +434,28 @@ def build_pip_shape(out: Path, seed: int, scenes_count: int, jobs: int, say=prin
         + ", ".join(f"{name} right {checks[f'{name}_right']} (wrong at 0.8: {checks[f'{name}_wrong_at_0.8']})"
                     for name in ("suit_reader", "pip_shape", "mean")))
     model.save(out / PIP_SHAPE_FILE)
-    manifest_path = out / MANIFEST_FILE
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"name": "cards", "sha256": {}}
-    manifest["pip_shape"] = {
+    manifest = _record_in_manifest(out, "pip_shape", PIP_SHAPE_FILE, {
         "built_from": (f"python -m tabletop.vision.build --pip-shape-only --seed {seed} --pip-shape-scenes "
                        f"{scenes_count}: the clubs' and spades' index pips of composites of the training real faces "
                        f"on the training tables (webcam twice as often), found as this folder's readers find them; "
                        f"glyphs.pip_shape_features + numpy perceptron"),
         "seed": seed, "scenes": scenes_count, "pips": int(len(data["y"])), "spades": int(data["y"].sum()),
         "check": checks, "seconds": round(time.monotonic() - started),
-    }
-    manifest.setdefault("sha256", {})[PIP_SHAPE_FILE] = _sha256(out / PIP_SHAPE_FILE)
-    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    })
     say(f"wrote {out / PIP_SHAPE_FILE} in {time.monotonic() - started:.0f}s")
+    return manifest
+
+
+def _record_in_manifest(out: Path, key: str, filename: str, entry: dict) -> dict:
+    """Record how ``out / filename`` (a model built on top of the rank and suit readers) was built, under ``key`` in
+    the folder's manifest, with its checksum; returns the manifest."""
+    from tabletop.vision.store import _sha256
+
+    manifest_path = out / MANIFEST_FILE
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"name": "cards", "sha256": {}}
+    manifest[key] = entry
+    manifest.setdefault("sha256", {})[filename] = _sha256(out / filename)
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
 
 

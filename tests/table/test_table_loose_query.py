@@ -11,25 +11,10 @@ game's context: tabletop asks ("Help?"), and nothing is read out.
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from tabletop.language.transcript import Alternative, Transcript
 from tabletop.rules import Rules
 from tabletop.speech import synth
 from tabletop.table import Table
-
-
-@pytest.fixture
-def fresh():
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is missing: apt-get install espeak-ng")
-    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
-
-    r = PocketSphinxRecogniser(("Ana", "Ben"))
-    r.warm_up()
-    return r
 
 
 def _ana_took_an_ace() -> Table:
@@ -40,11 +25,11 @@ def _ana_took_an_ace() -> Table:
     return table
 
 
-def test_a_question_backed_by_words_in_common_is_asked_not_answered(fresh) -> None:
+def test_a_question_backed_by_words_in_common_is_asked_not_answered(fresh_two_players) -> None:
     table = _ana_took_an_ace()
     audio = synth.realistic("book of aces", voice="en+f3", speed=190, snr_db=20.0, seed=4105 * 1000 + 200)
-    replies = table.hear_audio(audio, fresh)
-    trace = fresh.last_trace
+    replies = table.hear_audio(audio, fresh_two_players)
+    trace = fresh_two_players.last_trace
     assert trace["grammar"] == "what can i say" and trace["agreement"] == 0.7, trace  # the bench game's mishearing
     assert trace.get("query_loose") and trace["confidence"] < 0.5, trace
     assert replies[-1].event["event"] == "question" and "Ask like this" not in replies[-1].text, \
