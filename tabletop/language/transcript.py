@@ -27,6 +27,9 @@ class Transcript:
     words: tuple[tuple[str, float], ...] = ()
     engine: str = "text"
     decode_ms: float = 0.0
+    agreed: tuple[tuple[str, str], ...] = ()
+    """The slot values ("rank", "7") a second, independent model (Moonshine) heard in the same audio
+    as this reading gives them: set by the speech layer, read by the table without touching audio."""
 
     @classmethod
     def typed(cls, text: str) -> "Transcript":

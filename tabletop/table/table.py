@@ -99,6 +99,7 @@ class Table:
         self._pending: Pending | None = None  # the one question tabletop waits on (see .pending)
         self._heard_well = True  # False while ruling on an utterance the recogniser heard unsurely
         self._heard_alike: str | None = None  # while ruling: the words both decoders read, when they agreed
+        self._agreed: tuple[tuple[str, str], ...] = ()  # while ruling: slot values a second model heard too
         self._lock = threading.RLock()        # the live ears thread reads context() while the game moves
         self._written = len(referee.log)
         # The intent whose rank a "no" just denied ("A book of fives?" -> "no"), and the game's log
@@ -233,11 +234,13 @@ class Table:
             self._heard_well = _heard_surely(transcript, best.text if best is not None else "")
             self._heard_alike = best.text if best is not None and transcript.engine != "text" and \
                 best.confidence >= HEARD_ALIKE else None
+            self._agreed = transcript.agreed if transcript.engine != "text" else ()
             try:
                 replies = self._hear(transcript)
             finally:
                 self._heard_well = True
                 self._heard_alike = None
+                self._agreed = ()
             replies += self._settle_if_closed()
             pending = self.pending
             if pending is not None and replies and replies[-1].event.get("event") != "question":
@@ -411,7 +414,8 @@ class Table:
                        if key.startswith(slot + ":"))
         choices = tuple(c for c in self._choices(slot, pending.intent) if c != denied)
         if heard.act and self._heard_well and \
-                _corrected_surely(_slot_json(intent, slot), before, _evidence(heard, slot), choices):
+                _corrected_surely(_slot_json(intent, slot), before, _evidence(heard, slot), choices,
+                                  agreed=(slot, _slot_json(intent, slot)) in self._agreed):
             return self._rule(intent, pending.text, base)
         check = replace(pending, confirms=slot, evidence=before, choices=choices, misses=0,
                         likely=tuple(v for v, _ in before if v != denied))
@@ -523,7 +527,8 @@ class Table:
         # likely only as a rank confusable with sixes) and acted on.
         now = _evidence(heard, slot)
         allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
-        if self._heard_well and _corrected_surely(value, pending.evidence, now, allowed):
+        if self._heard_well and _corrected_surely(value, pending.evidence, now, allowed,
+                                                  agreed=(slot, value) in self._agreed):
             return self._rule(intent, pending.text, base)
         # A correction heard alike by both decoders and alone is still checked (unlike a rank said again
         # after "Sorry?", see _said_alone): a real FSDD "no, six" to "Tens?" was read "nope four" so, and
@@ -998,14 +1003,24 @@ def _add(a: Evidence, b: Evidence) -> Evidence:
     return tuple(sorted(total.items(), key=lambda kv: -kv[1]))
 
 
-def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tuple[str, ...]) -> bool:
+def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tuple[str, ...],
+                      agreed: bool = False) -> bool:
     """Whether ``value``, said to correct a check ("No, tens" to "Sevens?"), is sure from the
     hearings together: the earlier hearings were unsure between the value denied and this one (they
     read it, not merely as a confusable value, ``RUNNER_UP_RATIO`` times above any other value
     still in play), this hearing read it best, and summed over the hearings it stands
-    ``CORRECTION_RATIO`` times above every other value still in play (the value denied is not)."""
+    ``CORRECTION_RATIO`` times above every other value still in play (the value denied is not).
+
+    Or ``agreed``: a second, independent model (Moonshine, see ``Transcript.agreed``) heard this
+    hearing's value too, it is still in play, this hearing read it best, and no value in play is
+    steadily heard as it (a "ten" may still be a six). PocketSphinx's two
+    decoders reading alike is not enough (a real FSDD "no, six" to "Tens?" read "nope four" by
+    both); two models that share nothing hearing the same bare value is. In the speech bench's
+    traces, real "no, three" (x3) and "no, seven" corrections heard so by both were asked again."""
+    if not now or now[0][0] != value or value not in allowed:
+        return False
     earlier = {v: s for v, s in before if v in allowed}
-    if earlier.get(value, 0.0) <= 0.0 or not now or now[0][0] != value:
+    if earlier.get(value, 0.0) <= 0.0 and not agreed:
         return False
     if any(said in allowed for said in _steadily_heard_for(value)):
         # FSDD's "six" heard "ten", then "no, six" heard "no ten": the hearings agree wrongly. Only a
@@ -1013,6 +1028,8 @@ def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tupl
         # back: a six is not known to be heard for a ten, and real Speech Commands "six"es heard
         # "eight" or "three", then "no, six" heard so, were checked again while tens were in play.
         return False
+    if agreed:
+        return True
     if earlier[value] < RUNNER_UP_RATIO * max((s for v, s in earlier.items() if v != value), default=0.0):
         return False
     total = {v: s for v, s in _add(before, now) if v in allowed}

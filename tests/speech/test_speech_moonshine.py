@@ -163,6 +163,7 @@ def test_another_rank_heard_is_asked_about_never_acted_on(fresh) -> None:
     first, _ = trace["first_reading"]
     assert first and _ranks(first) != {"Q"}, trace  # PocketSphinx read some other rank
     assert heard.text == "queens" and heard.confidence < ACT, trace
+    assert heard.agreed == ()  # one model's value: nothing agreed
     assert [a.text for a in heard.alternatives] == ["queens", first]
     assert trace["second_differs"] == "Q"
 
@@ -181,6 +182,7 @@ def test_the_same_rank_confirms_the_reading_as_sure_as_both_decoders_agreeing(fr
     assert (heard.text, heard.confidence) == (first, SECOND_CONFIRMS)
     assert heard.alternatives[0].confidence == SECOND_CONFIRMS
     assert {trace["second_agrees"]} == _ranks(heard.text)
+    assert heard.agreed == (("rank", trace["second_agrees"]),)  # the table reads this, not the audio
 
 
 @pytest.mark.parametrize("words", ["", "Thanks.", "Six or seven.", "5 in.", "Ten."])
@@ -192,6 +194,7 @@ def test_no_opinion_leaves_the_reading(fresh, words: str) -> None:
     trace = fresh.last_trace
     assert (heard.text, heard.confidence) == trace["first_reading"], trace
     assert "second_differs" not in trace and trace["second"] == words
+    assert heard.agreed == ()
 
 
 def test_a_value_the_question_does_not_offer_is_no_opinion(fresh) -> None:
@@ -271,3 +274,67 @@ def test_warm_up_loads_the_second_listener_or_drops_it(espeak: None) -> None:
     r = PocketSphinxRecogniser(PLAYERS, second=CannotLoad(""))
     r.warm_up()
     assert r.second is None and "did not load" in r.second_problem
+
+
+# -- the table acts on a correction both models heard ------------------------------------------------
+
+
+SPEECH_COMMANDS = FSDD.parents[1] / "speech_commands" / "sample_v0.01"
+
+
+def _said_after(first: Path, then: Path):
+    """Two real recordings said one after the other ("no" by a Speech Commands speaker, then an FSDD
+    digit), as the speech bench's speaker corrects a wrong check ("Twos?" -> "No, three")."""
+    import numpy as np
+
+    from tabletop.speech.audio import Utterance
+
+    for path in (first, then):
+        if not path.exists():
+            pytest.skip(f"the real recordings are not here ({path})")
+    parts = [read_wav(p).samples for p in (first, then)]
+    gap = np.zeros(1920, dtype=np.int16)
+    return pad(Utterance(np.concatenate([parts[0], gap, parts[1]])), before=0.3, after=0.3, floor_db=-60, seed=11)
+
+
+def _table_checking(rank_word: str):
+    """A table asking "Ana, which rank?", then checking a rank it heard ("Twos?")."""
+    from tabletop.language.transcript import Alternative, Transcript
+    from tabletop.rules import Rules
+    from tabletop.table import Table
+
+    table = Table.new(list(PLAYERS), Rules(), None)
+    table.start()
+    said = "ben do you have any jacks"
+    table.hear(Transcript(said, 0.3, (Alternative(said, 0.3), Alternative("ben do you have any queens", 0.28)),
+                          engine="pocketsphinx"))
+    replies = table.hear(Transcript(rank_word, 0.95, (Alternative(rank_word, 0.95),), engine="pocketsphinx"))
+    return table, replies[-1].text
+
+
+@pytest.mark.parametrize("no", ["2f813234_nohash_1.wav", "37e8db82_nohash_1.wav", "439c84f4_nohash_1.wav"])
+def test_a_real_correction_both_models_heard_is_acted_on(fresh, moonshine, no: str) -> None:
+    """A real "no" then a real FSDD "three" to "Twos?": PocketSphinx reads "no three" and Moonshine
+    hears "No. Three.": the Transcript says both heard threes, and the table acts at once (before,
+    it asked "Threes?", as for the bench's "no three" x3 and "no seven" that cost their one repair)."""
+    table, question = _table_checking("two")
+    assert question == "Twos?"
+    heard = _hear(fresh, moonshine, _said_after(SPEECH_COMMANDS / "no" / no, FSDD / "3_jackson_1.wav"),
+                  table.context())
+    assert heard.agreed == (("rank", "3"),), fresh.last_trace
+    replies = table.hear(heard)
+    events = [r.event for r in replies]
+    assert events[-1].get("changed") and events[-1]["intent"] == {"type": "ask", "target": "Ben", "rank": "3"}, events
+
+
+def test_a_real_correction_moonshine_hears_otherwise_is_still_checked(fresh, moonshine) -> None:
+    """A real "no" then a real FSDD "seven" to "Nines?": PocketSphinx read "no ten", Moonshine "No. 7.":
+    nothing agreed, so the seven is asked about ("Sevens?"), never acted on."""
+    table, question = _table_checking("nine")
+    assert question == "Nines?"
+    before = table.game.public()
+    heard = _hear(fresh, moonshine, _said_after(SPEECH_COMMANDS / "no" / "2f813234_nohash_1.wav",
+                                                FSDD / "7_jackson_1.wav"), table.context())
+    assert heard.agreed == (), fresh.last_trace
+    replies = table.hear(heard)
+    assert replies[-1].text == "Sevens?" and table.game.public() == before, [r.event for r in replies]

@@ -713,7 +713,9 @@ class PocketSphinxRecogniser:
             # PocketSphinx's decoders read the same words. Its rivals stay among the alternatives, and
             # the table's own rules (a rank named alone is checked, a correction needs the earlier
             # hearing's backing) still decide.
+            # The Transcript says so (``agreed``): the table may act on a correction both models heard.
             trace["second_agrees"] = value
+            result = replace(result, agreed=((slot, value),))
             if not 0.0 < result.confidence < SECOND_CONFIRMS:
                 return result
             confidence = SECOND_CONFIRMS
