@@ -683,31 +683,32 @@ class Table:
         best = transcript.candidates()[0] if transcript.candidates() else None
         if best is None or heard.text != best.text:
             return False  # a reading the recogniser did not hear best
-        state = self.game.state
-        if state.over or state.closed(intent.rank):
-            return False
-        try:
-            player = state.index(self.referee.book_player(intent))
-        except IllegalActionError:  # a name not at the table
-            return False
-        return player >= 0 and state.knowledge.holds_at_least(player, intent.rank) >= self.game.rules.book_size
+        return intent.rank in self._books_proven(intent)
 
     def _proven_book(self, intent: Intent, transcript: Transcript) -> Book | None:
         """The book public knowledge proves for the player a heard book would be recorded for, when the
         heard rank is another and that player holds one such book alone; else None."""
         if not isinstance(intent, Book) or transcript.engine == "text":
             return None
-        state, size = self.game.state, self.game.rules.book_size
-        if state.over:
-            return None
-        try:
-            player = state.index(self.referee.book_player(intent))
-        except IllegalActionError:  # a name not at the table
-            return None
-        proven = [r for r in RANKS if not state.closed(r) and state.knowledge.holds_at_least(player, r) >= size]
+        proven = self._books_proven(intent)
         if len(proven) != 1 or intent.rank in proven:
             return None
         return replace(intent, rank=proven[0])
+
+    def _books_proven(self, intent: Book) -> list[Rank]:
+        """The ranks still open of which public knowledge proves a book in the hand of the player
+        ``intent`` would be recorded for (``Referee.book_player``); none when the game is over or the
+        name is not at the table."""
+        state, size = self.game.state, self.game.rules.book_size
+        if state.over:
+            return []
+        try:
+            player = state.index(self.referee.book_player(intent))
+        except IllegalActionError:  # a name not at the table
+            return []
+        if player < 0:
+            return []
+        return [r for r in RANKS if not state.closed(r) and state.knowledge.holds_at_least(player, r) >= size]
 
     def _ask_if_meant(self, meant: Intent, transcript: Transcript, base: dict[str, Any]) -> list[Reply]:
         """Ask whether ``meant`` is what was said ("Yes, you have some?" · "Go fish?"): the intent an

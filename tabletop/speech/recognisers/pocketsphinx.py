@@ -627,40 +627,31 @@ class PocketSphinxRecogniser:
             return None
         return None
 
-    def _rank_said_aloud(self, grammar_text: str, spoken: str, players: Sequence[str]) -> bool:
-        """Whether the rank of the grammar's reading of a whole sentence (an ask, a book) is among the
-        words the open decoder heard at the speaker's level (``spoken``: its best reading without the
-        words quieter than the table's background), or the reading names no rank. As for a count (see
-        ``_count_said_aloud``): en+f3's "Ben asks Ana for fours" at 20 dB was read "ben asks ana for all
-        of your eight" by the grammar and "ben asks ana for full of eights" by the open decoder, whose
-        words at the speaker's level were "ben asks ana for all of": backed by the open decoder's
-        readings (the same ask, 4th of its 25) and acted on as an ask of eights (the pairs game seed
-        4104). No reading held a four, so no check of confusable ranks could catch it. In the traces of
-        five 20 dB pairs games (seeds 4103 and 4104) this asks about two right readings ("book of
-        twos", its loud words "book of do", "hold on do you") and that wrong one."""
+    def _slot_said_aloud(self, slot: str, grammar_text: str, spoken: str, players: Sequence[str]) -> bool:
+        """Whether the ``slot`` values ("count", "rank") of the grammar's reading are among the words the
+        open decoder heard at the speaker's level (``spoken``: its best reading without the words quieter
+        than the table's background), or the reading holds no value of that slot.
+
+        A count (of an answer to an ask, "yes, two") moves cards, and a short answer leaves the babble
+        after it for both decoders to fill with the values their grammars allow. Ana's "yes, 1" at 20 dB
+        was read "yes i have three" by the grammar and "yes i wanted three" by the open decoder: backed
+        by their words in common and acted on as three eights, where the loud words were "yes wanted"
+        and the "three" lay in the babble 1.5 s later. A count not said aloud is asked about ("Three
+        eights?").
+
+        A rank (of a whole sentence, an ask or a book) likewise: en+f3's "Ben asks Ana for fours" at
+        20 dB was read "ben asks ana for all of your eight" by the grammar and "ben asks ana for full of
+        eights" by the open decoder, whose words at the speaker's level were "ben asks ana for all of":
+        backed by the open decoder's readings (the same ask, 4th of its 25) and acted on as an ask of
+        eights (the pairs game seed 4104). No reading held a four, so no check of confusable ranks could
+        catch it. In the traces of five 20 dB pairs games (seeds 4103 and 4104) this asks about two
+        right readings ("book of twos", its loud words "book of do", "hold on do you") and that wrong
+        one."""
         try:
             from tabletop.language.understand import slot_values_of, slot_values_said
 
-            ranks = {v for v in slot_values_of(self._parse(grammar_text, players)) if v[0] == "rank"}
-            return not ranks or ranks <= slot_values_said(spoken, players)
-        except Exception:  # noqa: BLE001 - a parser failure: the reading as it was
-            return True
-
-    def _count_said_aloud(self, grammar_text: str, spoken: str, players: Sequence[str]) -> bool:
-        """Whether the count of the grammar's reading of an answer to an ask ("yes, two") is among
-        the words the open decoder heard at the speaker's level (``spoken``: its best reading
-        without the words quieter than the table's background), or the reading holds no count.
-
-        A count moves cards, and a short answer leaves the babble after it for both decoders to fill
-        with the values their grammars allow. Ana's "yes, 1" at 20 dB was read "yes i have three" by
-        the grammar and "yes i wanted three" by the open decoder: backed by their words in common and
-        acted on as three eights, where the loud words were "yes wanted" and the "three" lay in the
-        babble 1.5 s later. A count not said aloud is asked about ("Three eights?")."""
-        try:
-            from tabletop.language.understand import slot_values_of, slot_values_said
-
-            counts = {v for v in slot_values_of(self._parse(grammar_text, players)) if v[0] == "count"}
-            return not counts or counts <= slot_values_said(spoken, players)
+            values = {v for v in slot_values_of(self._parse(grammar_text, players)) if v[0] == slot}
+            return not values or values <= slot_values_said(spoken, players)
         except Exception:  # noqa: BLE001 - a parser failure: the reading as it was
             return True
 
@@ -688,7 +679,7 @@ class PocketSphinxRecogniser:
         try:
             import numpy as np
 
-            from tabletop.language.understand import slot_value, slot_values_said
+            from tabletop.language.understand import slot_value
 
             heard = listener.transcribe(Utterance(np.frombuffer(raw, dtype=np.int16).copy()))
         except SetupError as error:
@@ -702,11 +693,11 @@ class PocketSphinxRecogniser:
         trace["second_ms"] = round(getattr(listener, "last_ms", 0.0), 1)
         # Only a bare value ("Six.", "No, six.", "I said six"), as a short answer is: "5 in." for a real
         # "seven" (the one wrong rank Moonshine named in 146 real rank clips) says more than a rank.
-        theirs = {v for s, v in slot_values_said(heard, players) if s == slot} if slot_value(heard, players) else set()
+        theirs = _said_of_slot(heard, slot, players) if slot_value(heard, players) else set()
         if len(theirs) != 1 or (choices and not theirs <= set(choices)) or theirs == {asked}:
             return result  # no opinion: nothing heard, other words, or several values
         value = theirs.pop()
-        mine = {v for s, v in slot_values_said(result.text, players) if s == slot} if result.text else set()
+        mine = _said_of_slot(result.text, slot, players) if result.text else set()
         if mine == {value}:
             # Two models that share nothing (a grammar over PocketSphinx's acoustic model, a network
             # trained on real speech) heard the same value: the reading is as sure as when both of
@@ -735,6 +726,13 @@ class PocketSphinxRecogniser:
             alternatives.append(Alternative(result.text, round(confidence * 0.6, 3)))
         return Transcript(text=said, confidence=confidence, alternatives=tuple(alternatives),
                           words=((said, confidence),), engine=result.engine, decode_ms=result.decode_ms)
+
+
+def _said_of_slot(text: str, slot: str, players: Sequence[str]) -> set[str]:
+    """The values of ``slot`` that ``text`` says (the language layer's :func:`slot_values_said`)."""
+    from tabletop.language.understand import slot_values_said
+
+    return {v for s, v in slot_values_said(text, players) if s == slot}
 
 
 def _value_words(slot: str, value: str) -> str | None:
@@ -1058,9 +1056,9 @@ class _Stream:
                 slot_unheard = True
                 trace["slot_unheard"] = True
             if self.answers_ask and bare is None and not slot_unheard and spoken and \
-                    not owner._count_said_aloud(text, spoken, self.players):
+                    not owner._slot_said_aloud("count", text, spoken, self.players):
                 # A count the open decoder did not hear at the speaker's level: asked about ("Three
-                # eights?"), never acted on (see _count_said_aloud).
+                # eights?"), never acted on (see _slot_said_aloud).
                 slot_unheard = True
                 trace["count_unheard"] = True
             if 0.0 < agreement <= QUERY_BACKING and not slot_unheard and owner._query_of(text, self.players):
@@ -1069,9 +1067,9 @@ class _Stream:
                 slot_unheard = True
                 trace["query_loose"] = True
             if bare is None and not slot_unheard and not self.short_answer and spoken and agreement < 1.0 and \
-                    not owner._rank_said_aloud(text, spoken, self.players):
+                    not owner._slot_said_aloud("rank", text, spoken, self.players):
                 # A rank the open decoder heard only in the background: asked about ("Ben asks Ana for
-                # eights?"), never acted on (see _rank_said_aloud).
+                # eights?"), never acted on (see _slot_said_aloud).
                 slot_unheard = True
                 trace["rank_unheard"] = True
             trace["open"] = open_texts
