@@ -37,7 +37,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     who.add_argument("--player", metavar="NAME", help="enroll one player from recordings (--audio/--text or --csv)")
     who.add_argument("--forget", nargs="+", metavar="NAME", help="delete these players' voice profiles")
     who.add_argument("--list", action="store_true", help="list the enrolled players")
-    p.add_argument("--audio", nargs="+", metavar="FILE.wav", help="recordings of the player (16 kHz mono WAV)")
+    p.add_argument("--audio", nargs="+", metavar="FILE.wav", help="recordings of the player (16-bit WAV, any rate, mono or stereo)")
     p.add_argument("--text", nargs="+", metavar="TEXT", help="what each recording says, in the same order")
     p.add_argument("--csv", metavar="FILE", help="a CSV of path,text (a header line is optional)")
     p.add_argument("--keep-audio", action="store_true", help="keep the recordings in the profile (deleted otherwise)")

@@ -20,10 +20,10 @@ __all__ = ["add_parser", "run", "hear_files"]
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "hear",
-        help="recognise recorded utterances (16 kHz mono WAV)",
+        help="recognise recorded utterances (16-bit WAV files)",
         description="What each recorded utterance was heard as: text, intent, confidence.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE.wav", help="16 kHz mono 16-bit WAV files")
+    parser.add_argument("files", nargs="+", metavar="FILE.wav", help="16-bit PCM WAV files, any rate from 8 to 192 kHz, mono or stereo")
     parser.add_argument("--players", nargs="+", metavar="NAME", help="player names (default: Ana Ben Cho)")
     parser.add_argument("--journal", metavar="J", help="hear in the context of this game (read only)")
     parser.add_argument("--engine", choices=("auto", "pocketsphinx", "vosk"), default="auto", help="speech engine")

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tabletop.errors import SetupError
-from tabletop.speech.audio import SAMPLE_RATE, Utterance
+from tabletop.speech.audio import SAMPLE_RATE, Utterance, resample
 
 __all__ = [
     "VOICES",
@@ -88,17 +88,9 @@ def _cache_dir() -> Path:
 
 
 def _resample(x: np.ndarray, src: int, dst: int) -> np.ndarray:
-    """``x`` from ``src`` to ``dst`` Hz with an anti-aliasing polyphase filter (scipy).
-
-    espeak-ng speaks at 22050 Hz. Linear interpolation down to 16 kHz, with no low-pass first, folds
-    the energy above 8 kHz (a voice's /s/ and /f/) back into the band the recogniser hears, and made
-    the same sentence decode differently on machines with scipy and without: one resampler, always."""
-    if src == dst:
-        return x
-    from scipy.signal import resample_poly
-
-    g = np.gcd(src, dst)
-    return resample_poly(x.astype(np.float64), dst // g, src // g)
+    """espeak-ng speaks at 22050 Hz: to 16 kHz with the resampler WAV files are read with
+    (:func:`tabletop.speech.audio.resample`), so the same sentence decodes alike on every machine."""
+    return resample(x.astype(np.float64), src, dst)
 
 
 def speak(text: str, voice: str = "en-us", speed: int = 160, pitch: int | None = None, cache: bool = True) -> Utterance:

@@ -35,18 +35,71 @@ def test_round_trip(tmp_path: Path) -> None:
     assert np.array_equal(read_wav(write_wav(tmp_path / "r.wav", u)).samples, u.samples)
 
 
-def test_wrong_rate_says_how_to_convert(tmp_path: Path) -> None:
-    path = _wav(tmp_path / "44k.wav", np.zeros(4410, dtype=np.int16), rate=44100)
+def _tone(rate: int, seconds: float, hz: float, amplitude: float = 8000.0) -> np.ndarray:
+    return np.round(np.sin(2 * np.pi * hz * np.arange(int(rate * seconds)) / rate) * amplitude).astype(np.int16)
+
+
+def _peak_hz(u: Utterance) -> float:
+    spectrum = np.abs(np.fft.rfft(u.samples.astype(np.float64)))
+    return float(np.argmax(spectrum)) * u.rate / len(u.samples)
+
+
+@pytest.mark.parametrize("rate", [8000, 11025, 22050, 32000, 44100, 48000, 96000])
+@pytest.mark.parametrize("channels", [1, 2])
+def test_any_common_rate_and_channels_become_16k_mono(tmp_path: Path, rate: int, channels: int) -> None:
+    """A newcomer's recording (a phone's 8 kHz, espeak-ng's 22.05 kHz, a laptop's 44.1 or 48 kHz,
+    stereo) is read as 16 kHz mono: same length, same pitch, same loudness."""
+    tone = _tone(rate, 1.0, 440.0)
+    frames = np.repeat(tone, channels) if channels > 1 else tone
+    u = read_wav(_wav(tmp_path / "in.wav", frames.astype("<i2"), rate=rate, channels=channels))
+    assert u.rate == 16000 and u.samples.dtype == np.int16 and u.samples.ndim == 1
+    assert len(u.samples) == 16000
+    assert _peak_hz(u) == pytest.approx(440.0, abs=1.0)
+    middle = u.samples[1000:-1000].astype(np.float64)
+    assert np.sqrt(np.mean(middle**2)) == pytest.approx(8000 / np.sqrt(2), rel=0.01)
+
+
+def test_stereo_is_mixed_down_to_the_mean_of_its_channels(tmp_path: Path) -> None:
+    left = _tone(16000, 0.5, 300.0)
+    right = _tone(16000, 0.5, 1200.0, amplitude=4000.0)
+    u = read_wav(_wav(tmp_path / "stereo.wav", np.stack([left, right], axis=1).reshape(-1), channels=2))
+    expected = np.round((left.astype(np.float64) + right) / 2).astype(np.int16)
+    assert np.array_equal(u.samples, expected)
+    six = np.repeat(left, 6)
+    assert np.array_equal(read_wav(_wav(tmp_path / "six.wav", six, channels=6)).samples, left)
+
+
+def test_what_is_above_8_khz_does_not_fold_back_into_the_band(tmp_path: Path) -> None:
+    """A 12 kHz whistle in a 48 kHz recording must vanish, not come back as a 4 kHz tone (what
+    dropping samples or linear interpolation would do): the resampler low-passes first."""
+    u = read_wav(_wav(tmp_path / "whistle.wav", _tone(48000, 1.0, 12000.0), rate=48000))
+    assert np.sqrt(np.mean(u.samples[1000:-1000].astype(np.float64) ** 2)) < 8000 * 0.01
+
+
+def test_rates_and_channels_it_cannot_take_say_how_to_convert(tmp_path: Path) -> None:
+    path = _wav(tmp_path / "4k.wav", np.zeros(4000, dtype=np.int16), rate=4000)
     with pytest.raises(InvalidInputError) as error:
         read_wav(path)
-    assert "44100 Hz" in error.value.reason
+    assert "4000 Hz" in error.value.reason and error.value.code == "wav-format"
     assert "sox" in error.value.reason and "-r 16000 -c 1 -b 16" in error.value.reason
-
-
-def test_stereo_is_refused(tmp_path: Path) -> None:
-    path = _wav(tmp_path / "stereo.wav", np.zeros(3200, dtype=np.int16), channels=2)
-    with pytest.raises(InvalidInputError, match="2 channels, not mono"):
+    path = _wav(tmp_path / "nine.wav", np.zeros(9 * 1600, dtype=np.int16), channels=9)
+    with pytest.raises(InvalidInputError, match="9 channels, not 1 to 8"):
         read_wav(path)
+
+
+def test_an_odd_rate_is_read_at_its_pitch(tmp_path: Path) -> None:
+    """A rate no recorder uses (a damaged header, 44,101 Hz) is resampled with a ratio close to the
+    exact one, so the filter stays small and the pitch is right."""
+    u = read_wav(_wav(tmp_path / "odd.wav", _tone(44101, 1.0, 440.0), rate=44101))
+    assert len(u.samples) == pytest.approx(16000, abs=20)
+    assert _peak_hz(u) == pytest.approx(440.0, abs=1.0)
+
+
+def test_a_long_recording_to_convert_is_refused(tmp_path: Path) -> None:
+    path = _wav(tmp_path / "long.wav", np.zeros(8000 * 601, dtype=np.int16), rate=8000)
+    with pytest.raises(InvalidInputError, match="over 10 minutes") as error:
+        read_wav(path)
+    assert error.value.code == "too-long"
 
 
 def test_8_bit_is_refused(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ import subprocess
 import wave
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from support import ROOT, tabletop_command
@@ -38,12 +37,12 @@ def _no_game_started(result: subprocess.CompletedProcess, journal: Path, tmp_pat
     assert not (tmp_path / "data" / "tabletop" / "games").exists()  # nor a journal in the default folder
 
 
-def _wav(path: Path, channels: int = 1, rate: int = 16000) -> Path:
+def _wav(path: Path, channels: int = 1, rate: int = 16000, width: int = 2) -> Path:
     with wave.open(str(path), "wb") as out:
         out.setnchannels(channels)
-        out.setsampwidth(2)
+        out.setsampwidth(width)
         out.setframerate(rate)
-        out.writeframes(np.zeros(rate // 2 * channels, dtype=np.int16).tobytes())
+        out.writeframes(bytes(rate // 2 * channels * width))
     return path
 
 
@@ -55,13 +54,13 @@ def test_a_missing_recording_stops_before_the_deal(tmp_path: Path) -> None:
     assert "not started" in result.stderr
 
 
-def test_a_stereo_recording_stops_before_the_deal_and_every_bad_file_is_named(tmp_path: Path) -> None:
-    stereo = _wav(tmp_path / "stereo.wav", channels=2)
-    cd = _wav(tmp_path / "cd.wav", rate=44100)
-    result, journal = _play(tmp_path, "--journal", str(tmp_path / "game.jsonl"), "--audio", str(stereo), str(cd))
+def test_a_recording_it_cannot_take_stops_before_the_deal_and_every_bad_file_is_named(tmp_path: Path) -> None:
+    eight_bit = _wav(tmp_path / "8bit.wav", channels=2, rate=44100, width=1)
+    slow = _wav(tmp_path / "4k.wav", rate=4000)
+    result, journal = _play(tmp_path, "--journal", str(tmp_path / "game.jsonl"), "--audio", str(eight_bit), str(slow))
     _no_game_started(result, journal, tmp_path)
-    assert "stereo.wav" in result.stderr and "mono" in result.stderr
-    assert "cd.wav" in result.stderr and "44100" in result.stderr
+    assert "8bit.wav" in result.stderr and "8-bit samples" in result.stderr
+    assert "4k.wav" in result.stderr and "4000 Hz" in result.stderr
 
 
 def test_live_play_with_no_microphone_says_what_to_do_and_deals_nothing(tmp_path: Path) -> None:
