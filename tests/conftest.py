@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from support import SHARED_DATA
+from support import SHARED_DATA, SOAK
+
+
+def pytest_report_header() -> str:
+    return f"tabletop soak: {'on (TABLETOP_SOAK=1): the full counts' if SOAK else 'off (TABLETOP_SOAK=1 runs the long soaks)'}"
 
 
 @pytest.fixture

@@ -9,6 +9,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("TABLETOP_SHARED_DATA", ROOT.parent / "shared" / "data"))
+# The one flag for the long soaks (TABLETOP_SOAK=1): thousands of simulated games, more kills, more
+# fuzzing. The default run keeps a quick sample of every kind, so CI stays well under 15 minutes.
+SOAK = os.environ.get("TABLETOP_SOAK", "") not in ("", "0")
 
 
 def tabletop_command() -> list[str]:

@@ -3,6 +3,8 @@
 Each trial feeds a scripted game to `tabletop play --text`, kills it with SIGKILL at a random
 moment (mid-write included), resumes the journal with the lines not yet recorded, and repeats
 until the script is done. The final state must equal that of a run that was never killed.
+Two trials (four kills) in the default run, six (twelve kills) in the soak (``TABLETOP_SOAK=1``);
+tests/reliability/test_reliability_kill.py kills at many more instants, each state checked.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from support import tabletop_command
+from support import SOAK, tabletop_command
 from playthrough import accepted_script
 
 PLAYERS = ["Ana", "Ben", "Cho"]
+TRIALS = 6 if SOAK else 2
 
 
 def _play(args: list[str], lines: list[str], kill_at: tuple[int, float] | None) -> bool:
@@ -82,7 +85,7 @@ def test_killed_games_resume_to_the_same_state(tmp_path: Path) -> None:
 
     rng = random.Random(2026)
     kills = 0
-    for trial in range(6):
+    for trial in range(TRIALS):
         journal = tmp_path / f"killed-{trial}.jsonl"
         args = ["--players", *PLAYERS, "--journal", str(journal)]
         done = 0
@@ -100,7 +103,7 @@ def test_killed_games_resume_to_the_same_state(tmp_path: Path) -> None:
             args = ["--resume", str(journal)]
         assert done == len(script)
         assert _state(journal) == expected, f"trial {trial}"
-    assert kills == 12, "every trial must really be killed twice"
+    assert kills == 2 * TRIALS, "every trial must really be killed twice"
 
 
 def test_a_torn_last_line_is_reported_and_kept(tmp_path: Path) -> None:

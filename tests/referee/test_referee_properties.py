@@ -3,7 +3,7 @@
 After every step: no exception escapes ``Referee.handle``; hands + stock + book_size x books = 52;
 no count is negative; no rank is booked more than 4 / book_size times; a refused intent or a
 question changes nothing (``game.public()`` and the history); and undo right after an accepted
-intent restores the public state exactly.
+intent restores the public state exactly. 120 examples a property; ``TABLETOP_SOAK=1`` runs 1000.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support import SOAK
 from tabletop.cards import Card, Rank, Suit
 from tabletop.referee import Game, Referee
 from tabletop.referee.intents import (
@@ -25,7 +26,9 @@ from tabletop.rules import Rules
 NAMES = ["Ana", "Ben", "Cho", "Dev"]
 # B3 (/tmp/referee_bugs.md, fixed): a refused query settled the open exchange first.
 KNOWN_BUG_B3 = False
-SETTINGS = settings(max_examples=int(__import__("os").environ.get("REFEREE_EXAMPLES", "120")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 120 examples a property (1000 in the soak, TABLETOP_SOAK=1); REFEREE_EXAMPLES=N sets another number.
+SETTINGS = settings(max_examples=int(__import__("os").environ.get("REFEREE_EXAMPLES", "1000" if SOAK else "120")),
+                    deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 names = st.sampled_from(NAMES + ["Zed", "ana", "BEN"])
 ranks = st.sampled_from(list(Rank))

@@ -9,14 +9,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from support import ROOT, tabletop_command
+from support import ROOT, SOAK, tabletop_command
 
 sys.path.insert(0, str(ROOT / "tests" / "journal"))
 from playthrough import accepted_script  # noqa: E402
@@ -30,7 +29,6 @@ except ImportError:  # a tabletop before the hash chain: lets this suite be run 
 __all__ = ["SOAK", "PLAYERS", "accepted_script", "Ran", "cli", "run_cli", "make_journal", "records", "write_records",
            "rehash", "assert_plain_failure", "invariants_hold", "main"]
 
-SOAK = os.environ.get("TABLETOP_SOAK", "") not in ("", "0")
 PLAYERS = ["Ana", "Ben", "Cho"]
 
 
