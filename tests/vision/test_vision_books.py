@@ -12,7 +12,7 @@ from tabletop.vision import Detection, check_book
 from tabletop.vision.books import describe, judge_book
 from tabletop.vision.render import render_scene
 
-from vision_helpers import CARDS_DEV, cards, need_cards_dev, need_real_faces, real_scenes
+from vision_helpers import cards, need_cards_dev, need_real_faces, real_scenes, seen_in_photo
 
 SEVENS = cards("7 of hearts", "7 of clubs", "7 of spades", "7 of diamonds")
 
@@ -76,15 +76,16 @@ def test_no_false_book_on_random_rendered_tables() -> None:
 
 
 def test_real_photos_never_confirm_a_book_that_is_not_there() -> None:
+    """Every real photo without a book. ``check_book(rank, [photo])`` is ``judge_book`` of ``see(photo)``;
+    each photo is seen once a session (``seen_in_photo``), shared with the rank check of the reader."""
     need_cards_dev()
     confirmed_falsely = []
     for row in real_scenes():
         if int(row["max_same_rank"]) >= 4:
             continue
-        image = cv2.imread(str(CARDS_DEV / row["path"]))
         ranks = row["ranks"].split()
         claimed = Rank.from_symbol(max(set(ranks), key=ranks.count)) if ranks else Rank.KING
-        if check_book(claimed, [image]).verdict == "confirmed":
+        if judge_book(claimed, [list(seen_in_photo(row["path"]))]).verdict == "confirmed":
             confirmed_falsely.append(row["path"])
     assert confirmed_falsely == []
 

@@ -9,7 +9,7 @@ from tabletop.cards import Card, Rank
 from tabletop.vision import Detection, see
 from tabletop.vision.render import HELD_OUT_FONTS, TRAIN_FONTS, render_scene
 
-from vision_helpers import CARDS_DEV, match, match_labels, real_labels
+from vision_helpers import match, match_labels, real_labels, seen_in_photo
 
 
 def _rendered_accuracy(seed: int, fonts: tuple[str, ...], scenes: int) -> tuple[int, int, int, int]:
@@ -60,8 +60,7 @@ def test_ranks_on_the_real_photos() -> None:
     labels = real_labels()
     total = found = right = 0
     for path, items in sorted(labels.items())[::3]:  # a third of the photos keeps the run short
-        detections = see(cv2.imread(str(CARDS_DEV / path)))
-        matched = match_labels(detections, items)
+        matched = match_labels(list(seen_in_photo(path)), items)
         for i, (_, rank) in enumerate(items):
             total += 1
             if i in matched:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,6 +54,15 @@ def real_labels() -> dict[str, list[tuple[tuple[int, int, int, int], Rank]]]:
             box = tuple(int(v) for v in row["notes"].split("bbox_xyxy=")[1].split(";")[:4])
             table[row["path"]].append((box, Rank.from_symbol(row["rank"])))
     return dict(table)
+
+
+@functools.lru_cache(maxsize=None)
+def seen_in_photo(path: str) -> tuple[Detection, ...]:
+    """``see`` on a real photo (a path in cards-dev), once a session: the false-book check reads every
+    photo and the rank check a third of them, the same reading (``see`` keeps no state between frames)."""
+    from tabletop.vision import see
+
+    return tuple(see(cv2.imread(str(need_cards_dev() / path))))
 
 
 def real_scenes() -> list[dict]:
