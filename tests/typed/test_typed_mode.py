@@ -111,10 +111,11 @@ def test_at_a_terminal_the_prompt_follows_the_replies_and_the_quiet_announcement
     os.close(slave)
     screen = b""
 
-    def read_for(seconds: float) -> None:
+    def read_until(done, seconds: float = 30) -> None:
+        """Read the terminal until ``done(text so far)`` holds (or the program closes it), at most ``seconds``."""
         nonlocal screen
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        while not done(screen.decode("utf-8", "replace")) and time.monotonic() < end:
             ready, _, _ = select.select([master], [], [], 0.05)
             if ready:
                 try:
@@ -122,13 +123,18 @@ def test_at_a_terminal_the_prompt_follows_the_replies_and_the_quiet_announcement
                 except OSError:
                     return
 
+    def prompt_after(said: str):
+        return lambda text: said in text and text.rstrip().endswith("turn) >") and text.rindex(said) < text.rindex(">")
+
     try:
-        read_for(4)
-        for line in ("Ben, do you have any sevens?", "go fish"):
-            os.write(master, (line + "\n").encode())
-            read_for(3)  # the reply, then (after a quiet second) the turn passing
+        read_until(lambda text: text.rstrip().endswith("(Ana's turn) >"))
+        os.write(master, b"Ben, do you have any sevens?\n")
+        read_until(prompt_after("Ana asks Ben for sevens."))
+        os.write(master, b"go fish\n")
+        read_until(prompt_after("Go fish, Ana."))
+        read_until(prompt_after("Ben's turn."))  # the turn passes after a quiet second
         os.write(master, b"\x04")
-        read_for(2)
+        read_until(lambda text: False)  # to the end: the program closes the terminal
         proc.wait(30)
     finally:
         os.close(master)
