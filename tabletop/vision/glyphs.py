@@ -307,8 +307,8 @@ def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: boo
         group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, parts[0])
     if gx1 - gx0 > 0.8 * w:
         return None, flooded
-    if not below and lines is not None:
-        below = _pip_among_lines(inked, lines, (gx0, gy0, gx1, gy1), h, w)
+    if not below and lines is not None and cv2.countNonZero(lines[gy1:gy1 + (3 * (gy1 - gy0)) // 2, gx0:gx1]):
+        below = _pip_among_lines(inked, lines, (gx0, gy0, gx1, gy1), h, w)  # lines ran where its pip would lie
     rank_patch = ink[gy0:gy1, gx0:gx1]
     suit_patch = suit_box = None
     if below:
