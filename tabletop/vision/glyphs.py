@@ -299,12 +299,7 @@ def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: boo
     # the rank is the topmost glyph with a pip under it (an index prints its rank over its pip): a speck or the
     # sliver of a card's edge above the rank, with nothing under it, is passed over; with no pip under any, the
     # topmost glyph is the rank, as it always was
-    for top in parts[:_RANK_TRIES]:
-        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, top)
-        if below:
-            break
-    else:
-        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, parts[0])
+    group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, _rank_glyph(parts, h))
     if gx1 - gx0 > 0.8 * w:
         return None, flooded
     if not below and lines is not None and cv2.countNonZero(lines[gy1:gy1 + (3 * (gy1 - gy0)) // 2, gx0:gx1]):
@@ -369,6 +364,30 @@ def _column(length: int) -> np.ndarray:
 
 _RANK_TRIES = 3
 """The rank glyph is looked for among this many topmost glyphs of a corner (``look_at_corner``)."""
+
+
+PIP_TALLEST = 1.0
+"""An index prints its pip no taller than its rank (``LONE_PIP_TO_RANK`` in ``reader``: 99% of true index reads at
+0.91 or less): a glyph with a taller part under it is no rank over its pip but the flecks of a table's weave past the
+card's edge over a longer one, or a "2"'s foot over the "2" (held-out webcam composites)."""
+RANK_LOWEST = 0.4
+"""... and a rank glyph preferred for its pip's height starts within this share of the corner from its top (the
+corners' rank glyphs start at 15-20% of it): lower down, a patterned table's flowers have one petal over a smaller
+one as well."""
+
+
+def _rank_glyph(parts: list, h: int) -> tuple:
+    """The part of a corner (``parts``, top first; ``h`` tall) that is its rank glyph: of the ``_RANK_TRIES``
+    topmost, the first with a pip under it no taller than it (``PIP_TALLEST``) high enough in the corner
+    (``RANK_LOWEST``), else the first with any part under it, else the topmost."""
+    over_any = None
+    for top in parts[:_RANK_TRIES]:
+        _, (_, y0, _, y1), below = _rank_over_pip(parts, top)
+        if below and below[0][3] <= PIP_TALLEST * (y1 - y0) and y0 < RANK_LOWEST * h:
+            return top
+        if below and over_any is None:
+            over_any = top
+    return over_any or parts[0]
 
 
 def _rank_over_pip(parts: list, top: tuple) -> tuple[list, tuple[int, int, int, int], list]:
