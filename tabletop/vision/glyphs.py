@@ -287,8 +287,9 @@ def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: boo
         found = _opened_by_line(binary, length, axis)
         if found is not None:
             lines = found if lines is None else lines | found
+    inked = binary
     if lines is not None:
-        binary &= 1 - cv2.dilate(lines, _GROW_3)
+        binary = binary & (1 - cv2.dilate(lines, _GROW_3))
     # the same components, numbered the same (raster order), as the default algorithm's, in half the time
     count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_BBDT)
     parts = _index_parts(stats, h, w)
@@ -298,14 +299,11 @@ def look_at_corner(corner: np.ndarray, evened: bool = False, index_contrast: boo
     # the rank is the topmost glyph with a pip under it (an index prints its rank over its pip): a speck or the
     # sliver of a card's edge above the rank, with nothing under it, is passed over; with no pip under any, the
     # topmost glyph is the rank, as it always was
-    for top in parts[:_RANK_TRIES]:
-        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, top)
-        if below:
-            break
-    else:
-        group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, parts[0])
+    group, (gx0, gy0, gx1, gy1), below = _rank_over_pip(parts, _rank_glyph(parts, h))
     if gx1 - gx0 > 0.8 * w:
         return None, flooded
+    if not below and lines is not None and cv2.countNonZero(lines[gy1:gy1 + (3 * (gy1 - gy0)) // 2, gx0:gx1]):
+        below = _pip_among_lines(inked, lines, (gx0, gy0, gx1, gy1), h, w)  # lines ran where its pip would lie
     rank_patch = ink[gy0:gy1, gx0:gx1]
     suit_patch = suit_box = None
     if below:
@@ -336,8 +334,60 @@ def _index_parts(stats: np.ndarray, h: int, w: int) -> list[tuple[int, int, int,
             and not (x > furthest or x + bw / 2 > middle_furthest)]  # too far in: the picture frame or a big pip
 
 
+PIP_THICK = 0.1
+"""A pip is at least this share of a corner tall (corners of 100 view pixels: pips 12-18, a rank glyph 25-30); a
+line (a court picture's frame, the card's edge) is thinner across. See ``_pip_among_lines``."""
+
+
+def _pip_among_lines(inked: np.ndarray, lines: np.ndarray, rank: tuple[int, int, int, int], h: int, w: int) -> list:
+    """The pip under a rank glyph (``rank``: x0, y0, x1, y1) that the line removal cut away: at webcam size the index's
+    blurred pip runs into the big pip or court picture beside it, and the rows across both are long enough to be taken
+    for a line (``_opened_by_line``), cutting the pip into slivers too thin to be glyphs. Here only the thin parts of
+    those lines are taken away (ink that runs ``PIP_THICK`` of the corner or more down its column stays): the bridge
+    between the two, not the pip. ``inked`` is the corner's ink (0/1) before any line was taken away."""
+    thick = cv2.morphologyEx(inked, cv2.MORPH_OPEN, _column(max(2, int(PIP_THICK * h))))
+    thin = cv2.bitwise_and(lines, 1 - thick)
+    binary = cv2.bitwise_and(inked, 1 - cv2.dilate(thin, _GROW_3))
+    stats = cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_BBDT)[2]
+    gx0, gy0, gx1, gy1 = rank
+    return [p for p in _index_parts(stats, h, w) if gy1 - 1 <= p[1] < gy1 + 1.5 * (gy1 - gy0)
+            and p[0] < gx1 and p[0] + p[2] > gx0]
+
+
+@functools.cache
+def _column(length: int) -> np.ndarray:
+    """A line ``length`` pixels long down a column (``_pip_among_lines``' structuring element)."""
+    column = np.ones((length, 1), np.uint8)
+    column.setflags(write=False)
+    return column
+
+
 _RANK_TRIES = 3
 """The rank glyph is looked for among this many topmost glyphs of a corner (``look_at_corner``)."""
+
+
+PIP_TALLEST = 1.0
+"""An index prints its pip no taller than its rank (``LONE_PIP_TO_RANK`` in ``reader``: 99% of true index reads at
+0.91 or less): a glyph with a taller part under it is no rank over its pip but the flecks of a table's weave past the
+card's edge over a longer one, or a "2"'s foot over the "2" (held-out webcam composites)."""
+RANK_LOWEST = 0.4
+"""... and a rank glyph preferred for its pip's height starts within this share of the corner from its top (the
+corners' rank glyphs start at 15-20% of it): lower down, a patterned table's flowers have one petal over a smaller
+one as well."""
+
+
+def _rank_glyph(parts: list, h: int) -> tuple:
+    """The part of a corner (``parts``, top first; ``h`` tall) that is its rank glyph: of the ``_RANK_TRIES``
+    topmost, the first with a pip under it no taller than it (``PIP_TALLEST``) high enough in the corner
+    (``RANK_LOWEST``), else the first with any part under it, else the topmost."""
+    over_any = None
+    for top in parts[:_RANK_TRIES]:
+        _, (_, y0, _, y1), below = _rank_over_pip(parts, top)
+        if below and below[0][3] <= PIP_TALLEST * (y1 - y0) and y0 < RANK_LOWEST * h:
+            return top
+        if below and over_any is None:
+            over_any = top
+    return over_any or parts[0]
 
 
 def _rank_over_pip(parts: list, top: tuple) -> tuple[list, tuple[int, int, int, int], list]:
