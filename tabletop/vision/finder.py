@@ -393,10 +393,14 @@ def _within(points: np.ndarray, width: int, height: int) -> bool:
 def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 2.5) -> bool:
     """True if an edge of the quad runs along the frame border: a shape cut off by the picture's edge."""
     points = np.asarray(corners).tolist()  # plain floats: a few comparisons, not numpy's per-call cost
-    for a, b in zip(points, points[1:] + points[:1]):
-        for axis, limit in ((0, 0), (0, width - 1), (1, 0), (1, height - 1)):
-            if abs(a[axis] - limit) < margin and abs(b[axis] - limit) < margin:
-                return True
+    return any(_along_frame(a, b, width, height, margin) for a, b in zip(points, points[1:] + points[:1]))
+
+
+def _along_frame(a: list[float], b: list[float], width: int, height: int, margin: float = 2.5) -> bool:
+    """True if the edge from ``a`` to ``b`` (plain floats) runs along the frame border (``_cut_by_frame``)."""
+    for axis, limit in ((0, 0), (0, width - 1), (1, 0), (1, height - 1)):
+        if abs(a[axis] - limit) < margin and abs(b[axis] - limit) < margin:
+            return True
     return False
 
 
@@ -812,13 +816,15 @@ def _blob_corners(contour: np.ndarray, min_long: float, width: int, height: int)
     if len(edges) < 2:
         return []
     corners = []
-    for (p0, p1), (q0, q1) in zip(edges, edges[1:] + edges[:1]):
+    # an edge along the picture's border is where the view ends, not a card's edge (each edge meets two others)
+    on_border = [_along_frame(p0.tolist(), p1.tolist(), width, height) for p0, p1 in edges]
+    for i, ((p0, p1), (q0, q1)) in enumerate(zip(edges, edges[1:] + edges[:1])):
         point = _intersect(p0, p1, q0, q1)
         reach = CORNER_REACH * perimeter
         if point is None or _length(point - p1) > reach or _length(point - q0) > reach:
             continue
-        if _cut_by_frame(np.array([p0, p1]), width, height) or _cut_by_frame(np.array([q0, q1]), width, height):
-            continue  # an edge along the picture's border is where the view ends, not a card's edge
+        if on_border[i] or on_border[(i + 1) % len(edges)]:
+            continue
         d1, d2 = p0 - point, q1 - point
         l1, l2 = float(_length(d1)), float(_length(d2))
         if l1 < 1 or l2 < 1:
@@ -880,8 +886,10 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     for number, contour in enumerate(list(blobs) + list(new_only)):
         blob = np.zeros(shape, np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
-        left = np.count_nonzero(blob & uncovered)
-        explained = left < EXPLAINED_CARD * unit or left < EXPLAINED_BLOB * float(np.count_nonzero(blob))
+        x, y, w, h = cv2.boundingRect(contour)  # the blob lies in its outline's box: counted there
+        inside = blob[y : y + h, x : x + w]
+        left = np.count_nonzero(inside & uncovered[y : y + h, x : x + w])
+        explained = left < EXPLAINED_CARD * unit or left < EXPLAINED_BLOB * float(np.count_nonzero(inside))
         blob_paper = _LazyPaper(blob, contour, bite)
         for corner in _blob_corners(contour, min_long, width, height):
             out += _cards_at_corner(corner, blob, blob_paper, covered, kept, known_long, (min_long, max_long),
