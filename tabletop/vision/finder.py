@@ -393,10 +393,14 @@ def _within(points: np.ndarray, width: int, height: int) -> bool:
 def _cut_by_frame(corners: np.ndarray, width: int, height: int, margin: float = 2.5) -> bool:
     """True if an edge of the quad runs along the frame border: a shape cut off by the picture's edge."""
     points = np.asarray(corners).tolist()  # plain floats: a few comparisons, not numpy's per-call cost
-    for a, b in zip(points, points[1:] + points[:1]):
-        for axis, limit in ((0, 0), (0, width - 1), (1, 0), (1, height - 1)):
-            if abs(a[axis] - limit) < margin and abs(b[axis] - limit) < margin:
-                return True
+    return any(_along_frame(a, b, width, height, margin) for a, b in zip(points, points[1:] + points[:1]))
+
+
+def _along_frame(a: list[float], b: list[float], width: int, height: int, margin: float = 2.5) -> bool:
+    """True if the edge from ``a`` to ``b`` (plain floats) runs along the frame border (``_cut_by_frame``)."""
+    for axis, limit in ((0, 0), (0, width - 1), (1, 0), (1, height - 1)):
+        if abs(a[axis] - limit) < margin and abs(b[axis] - limit) < margin:
+            return True
     return False
 
 
@@ -572,7 +576,7 @@ def _side_lines(gray: np.ndarray, start: np.ndarray, along: np.ndarray, down: np
     offsets = np.arange(first, last, 1.0, dtype=np.float32)
     if len(offsets) < 3:
         return []
-    ds = np.linspace(depths[0], depths[1], 24, dtype=np.float32)
+    ds = _depth_range(depths[0], depths[1])
     grid = np.arange(first - 2, last + 2, 1.0, dtype=np.float32)[: len(offsets) + 4]  # offsets and 2 either side
     # the cards of a fan lie a few degrees apart: every slant is sampled (angle, offset, depth), x and y apart,
     # each the same float32 sum as start + offset * along + depth * slant
@@ -581,46 +585,77 @@ def _side_lines(gray: np.ndarray, start: np.ndarray, along: np.ndarray, down: np
     deep_x, deep_y = ds[None, :] * slants[:, :1], ds[None, :] * slants[:, 1:]
     flat = gray.reshape(-1)
 
-    def steps(angle: np.ndarray, at: np.ndarray, depth: slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def steps(angle: np.ndarray, at: np.ndarray, depth: slice) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Rising and falling steps across the offsets ``at`` (indices into ``grid``, 2 before to 2 after) along
-        the slants ``angle`` (indices, broadcast with ``at``) over ``depth``, and where both ends are in the picture."""
+        the slants ``angle`` (indices, broadcast with ``at``) over ``depth``, and where both ends are in the picture:
+        None where all are (most lines looked for: the masks are then not worked out)."""
         # both ends at once (2 before and 2 after each offset), each the same sums as apart
         where = np.stack(np.broadcast_arrays(at, at + 4))
         xs = np.rint(base_x[where][..., None] + deep_x[angle, depth]).astype(np.int32)
         ys = np.rint(base_y[where][..., None] + deep_y[angle, depth]).astype(np.int32)
-        ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-        index = ys * width + xs
-        index[~ok] = 0  # off the picture: any pixel, never counted
-        values = flat[index].astype(np.int16)
+        if xs.min() >= 0 and xs.max() < width and ys.min() >= 0 and ys.max() < height:
+            values = flat[ys * width + xs].astype(np.int16)
+            both = None
+        else:
+            ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+            index = ys * width + xs
+            index[~ok] = 0  # off the picture: any pixel, never counted
+            values = flat[index].astype(np.int16)
+            both = ok[0] & ok[1]
         step = values[1] - values[0]
-        both = ok[0] & ok[1]
         if floor >= STEP_LEVELS:
-            return (step > STEP_LEVELS) & both, (step < -STEP_LEVELS) & both, both
-        # a step of a share of the light (``STEP_SHARE``: of the mean of its two sides), from ``floor`` to
-        # ``STEP_LEVELS`` levels: on paper lit above 200 the same fixed step as ever
-        least = np.clip((values[0] + values[1]) * np.float32(STEP_SHARE / 2), floor, STEP_LEVELS)
-        return (step > least) & both, (step < -least) & both, both
+            rising, falling = step > STEP_LEVELS, step < -STEP_LEVELS
+        else:
+            # a step of a share of the light (``STEP_SHARE``: of the mean of its two sides), from ``floor`` to
+            # ``STEP_LEVELS`` levels: on paper lit above 200 the same fixed step as ever
+            least = np.clip((values[0] + values[1]) * np.float32(STEP_SHARE / 2), floor, STEP_LEVELS)
+            rising, falling = step > least, step < -least
+        return (rising, falling, None) if both is None else (rising & both, falling & both, both)
 
     # a line runs from its very start (a court picture's frame begins a little way in from the card's edge):
     # the first 4 depths first, on every slant and offset, then all depths where those show a line's start
     angle, at = np.arange(len(_FAN_ANGLES))[:, None], np.arange(len(offsets))[None, :]
-    rising, falling, both = (m.view(np.uint8) for m in steps(angle, at, slice(0, 4)))
+    rising, falling, both = steps(angle, at, slice(0, 4))
     # 3 of the 4 (a share of 0.75) rising or falling, all 4 in the picture
-    rising = rising[..., 0] + rising[..., 1] + rising[..., 2] + rising[..., 3]
-    falling = falling[..., 0] + falling[..., 1] + falling[..., 2] + falling[..., 3]
-    inside = both[..., 0] & both[..., 1] & both[..., 2] & both[..., 3]
-    angle, at = np.nonzero(((rising >= 3) | (falling >= 3)) & (inside > 0))
+    starts = (np.add.reduce(rising.view(np.uint8), axis=-1) >= 3) | (np.add.reduce(falling.view(np.uint8), axis=-1) >= 3)
+    if both is not None:
+        starts &= np.logical_and.reduce(both, axis=-1)
+    angle, at = np.nonzero(starts)
     line = np.zeros(len(offsets), bool)
     if len(at):
         rising, falling, both = steps(angle, at, slice(None))
         depth = ds.size
         share = np.maximum(np.count_nonzero(rising, axis=1) / depth, np.count_nonzero(falling, axis=1) / depth)
-        line[at[(share >= need) & both.all(axis=1)]] = True
+        kept = share >= need
+        if both is not None:
+            kept &= both.all(axis=1)
+        line[at[kept]] = True
     on = np.flatnonzero(line)
     if not len(on):
         return []
-    runs = np.split(on, np.flatnonzero(np.diff(on) != 1) + 1)  # each line is a few offsets wide: its middle
-    return [float(np.mean(offsets[run].astype(np.float64))) for run in runs]
+    # each line is a few offsets wide: its middle (the mean of each run of offsets, as np.split's runs gave it)
+    ends = (np.flatnonzero(np.diff(on) != 1) + 1).tolist()
+    wide = offsets.astype(np.float64)
+    return [float(np.mean(wide[on[a] : on[b - 1] + 1])) for a, b in zip([0, *ends], [*ends, len(on)])]
+
+
+SIDE_DEPTHS = 24
+"""Depths along a side at which its step is looked for (``_side_lines``), evenly from the range's start to its end."""
+_DEPTH_STEPS = np.arange(SIDE_DEPTHS, dtype=np.float64)
+_DEPTH_STEPS.setflags(write=False)
+
+
+def _depth_range(low: float, high: float) -> np.ndarray:
+    """``np.linspace(low, high, SIDE_DEPTHS, dtype=np.float32)``: the same arithmetic as numpy's (in double, the step
+    times each count plus the start, the end set exactly), without its dispatch, which cost more than the rest of a
+    short side's search; numpy's own for other than plain floats."""
+    if type(low) is not float or type(high) is not float:
+        return np.linspace(low, high, SIDE_DEPTHS, dtype=np.float32)
+    step = (high - low) / (SIDE_DEPTHS - 1)
+    depths = _DEPTH_STEPS / (SIDE_DEPTHS - 1) * (high - low) if step == 0 else _DEPTH_STEPS * step
+    depths += low
+    depths[-1] = high
+    return depths.astype(np.float32)
 
 
 _FAN_ANGLES = (-0.07, -0.035, 0.0, 0.035, 0.07)
@@ -640,13 +675,18 @@ def _fan_lines(corner: np.ndarray, a: np.ndarray, b: np.ndarray, short_side: flo
     return [t for t in offsets if abs(t - short_side) > 0.1 * short_side][:3]
 
 
+_SHARED_EDGE_AT = np.linspace(0.1, 0.4, 12, dtype=np.float32)[:, None]
+"""Where along a card's width ``_shares_edge`` looks (shares of it)."""
+_SHARED_EDGE_AT.setflags(write=False)
+
+
 def _shares_edge(blob: np.ndarray, spot: np.ndarray, a: np.ndarray, b: np.ndarray, short_side: float) -> bool:
     """True if the paper's edge runs on from ``spot`` along ``a``: paper on the ``b`` side, none beyond.
 
     Looked at over 0.4 of a card's width, 5 pixels each side: the cards of a fan lie a few degrees apart.
     """
     height, width = blob.shape
-    along = spot + np.linspace(0.1, 0.4, 12, dtype=np.float32)[:, None] * short_side * a
+    along = spot + _SHARED_EDGE_AT * short_side * a
     inside, outside = along + 5 * b, along - 5 * b
 
     def paper(points: np.ndarray) -> np.ndarray:
@@ -776,13 +816,15 @@ def _blob_corners(contour: np.ndarray, min_long: float, width: int, height: int)
     if len(edges) < 2:
         return []
     corners = []
-    for (p0, p1), (q0, q1) in zip(edges, edges[1:] + edges[:1]):
+    # an edge along the picture's border is where the view ends, not a card's edge (each edge meets two others)
+    on_border = [_along_frame(p0.tolist(), p1.tolist(), width, height) for p0, p1 in edges]
+    for i, ((p0, p1), (q0, q1)) in enumerate(zip(edges, edges[1:] + edges[:1])):
         point = _intersect(p0, p1, q0, q1)
         reach = CORNER_REACH * perimeter
         if point is None or _length(point - p1) > reach or _length(point - q0) > reach:
             continue
-        if _cut_by_frame(np.array([p0, p1]), width, height) or _cut_by_frame(np.array([q0, q1]), width, height):
-            continue  # an edge along the picture's border is where the view ends, not a card's edge
+        if on_border[i] or on_border[(i + 1) % len(edges)]:
+            continue
         d1, d2 = p0 - point, q1 - point
         l1, l2 = float(_length(d1)), float(_length(d2))
         if l1 < 1 or l2 < 1:
@@ -844,8 +886,10 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     for number, contour in enumerate(list(blobs) + list(new_only)):
         blob = np.zeros(shape, np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
-        left = np.count_nonzero(blob & uncovered)
-        explained = left < EXPLAINED_CARD * unit or left < EXPLAINED_BLOB * float(np.count_nonzero(blob))
+        x, y, w, h = cv2.boundingRect(contour)  # the blob lies in its outline's box: counted there
+        inside = blob[y : y + h, x : x + w]
+        left = np.count_nonzero(inside & uncovered[y : y + h, x : x + w])
+        explained = left < EXPLAINED_CARD * unit or left < EXPLAINED_BLOB * float(np.count_nonzero(inside))
         blob_paper = _LazyPaper(blob, contour, bite)
         for corner in _blob_corners(contour, min_long, width, height):
             out += _cards_at_corner(corner, blob, blob_paper, covered, kept, known_long, (min_long, max_long),

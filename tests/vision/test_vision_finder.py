@@ -275,3 +275,24 @@ def test_a_filled_outlines_quad_is_a_card_only_if_read_surely_with_a_suit() -> N
     assert not pipeline._found_card(quad, unsuited) and not pipeline._found_card(quad, unsure)
     assert pipeline._found_card(quad, sure)
     assert pipeline._found_card(other, unsuited) and pipeline._found_card(other, unsure)
+
+
+@pytest.mark.parametrize("depths", [(0.0, 17.0), (2.4, 61.5), (5.0, 5.0), (np.float32(1.5), np.float32(30.25))])
+def test_side_line_depths_are_numpys_linspace_to_the_bit(depths) -> None:
+    expected = np.linspace(depths[0], depths[1], finder.SIDE_DEPTHS, dtype=np.float32)
+    got = finder._depth_range(*depths)
+    assert got.dtype == np.float32 and got.tobytes() == expected.tobytes()
+
+
+def test_a_cards_side_is_found_whether_or_not_its_search_runs_off_the_picture() -> None:
+    scene = scenes.compose(4242, split="held_out", camera="hd", layout="scattered", count=2)
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    gray[:, :] = 200
+    gray[:, 300:] = 150  # a straight side's step down the picture, at x = 299.5
+    along, down = np.array([1, 0], np.float32), np.array([0, 1], np.float32)
+    inside = finder._side_lines(gray, np.array([250, 100], np.float32), along, down, 10.0, 80.0, (0.0, 120.0))
+    # searched from near the bottom: most depths run off the picture, and none off it is counted
+    running_off = finder._side_lines(gray, np.array([250, gray.shape[0] - 30], np.float32), along, down, 10.0, 80.0,
+                                     (0.0, 120.0), need=0.2)
+    assert inside and abs(inside[0] - 49.5) <= 1.0
+    assert not running_off  # 30 of 120 pixels deep in the picture: the depths off it count against the line
