@@ -413,9 +413,10 @@ class Table:
         before = tuple((key.split(":", 1)[1], score) for key, score in pending.evidence
                        if key.startswith(slot + ":"))
         choices = tuple(c for c in self._choices(slot, pending.intent) if c != denied)
-        if heard.act and self._heard_well and \
-                _corrected_surely(_slot_json(intent, slot), before, _evidence(heard, slot), choices,
-                                  agreed=(slot, _slot_json(intent, slot)) in self._agreed):
+        value = _slot_json(intent, slot)
+        agreed = (slot, value) in self._agreed
+        if heard.act and self._heard_well and (agreed or not _checked_rank(intent, slot)) and \
+                _corrected_surely(value, before, _evidence(heard, slot), choices, agreed=agreed):
             return self._rule(intent, pending.text, base)
         check = replace(pending, confirms=slot, evidence=before, choices=choices, misses=0,
                         likely=tuple(v for v, _ in before if v != denied))
@@ -527,8 +528,9 @@ class Table:
         # likely only as a rank confusable with sixes) and acted on.
         now = _evidence(heard, slot)
         allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
-        if self._heard_well and _corrected_surely(value, pending.evidence, now, allowed,
-                                                  agreed=(slot, value) in self._agreed):
+        agreed = (slot, value) in self._agreed
+        if self._heard_well and (agreed or not _checked_rank(intent, slot)) and \
+                _corrected_surely(value, pending.evidence, now, allowed, agreed=agreed):
             return self._rule(intent, pending.text, base)
         # A correction heard alike by both decoders and alone is still checked (unlike a rank said again
         # after "Sorry?", see _said_alone): a real FSDD "no, six" to "Tens?" was read "nope four" so, and
@@ -1048,6 +1050,15 @@ def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tupl
     total = {v: s for v, s in _add(before, now) if v in allowed}
     rival = max((s for v, s in total.items() if v != value), default=0.0)
     return total[value] >= CORRECTION_RATIO * rival
+
+
+def _checked_rank(intent: Intent, slot: str) -> bool:
+    """Whether ``intent`` is an ask or a book whose ``slot`` is a rank of vocabulary.yaml's
+    ``ranks_checked`` (fives, nines): heard for one another with no trace of the other, so a
+    correction naming one is checked ("Nines?") unless the second model heard it too."""
+    rank = getattr(intent, "rank", None) if slot == "rank" else None
+    return isinstance(intent, (Ask, Book)) and isinstance(rank, Rank) and \
+        any(rank in pair for pair in load_vocabulary().ranks_checked)
 
 
 def _steadily_heard_for(value: str) -> tuple[str, ...]:
