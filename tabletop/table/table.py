@@ -331,6 +331,15 @@ class Table:
                 return self._correction(pending, intent, corrected, heard, base)
             if pending.intent is not None and type(intent) is type(pending.intent):
                 # The slot asked for, a corrected slot ("no, sixes") or the sentence again.
+                if sure and self._offered(pending) and transcript.engine != "text" and \
+                        (pending.slot, _slot_json(intent, pending.slot)) not in self._agreed:
+                    # The answer to "Threes or tens?", heard in a grammar of the two values offered:
+                    # a third value said is heard as one of them ("sevens" read "ten" by both
+                    # decoders and acted on as an ask of tens: clean pairs game seed 4104). Acted on
+                    # when the second model heard the same value; else checked ("Tens?"), every
+                    # value back in play for a "no, sevens".
+                    check = replace(pending, choices=self._choices(pending.slot, pending.intent), misses=0)
+                    return [self._check(check, intent, _merge(pending.likely, heard.likely), base, heard=heard)]
                 if sure:
                     return self._rule(intent, pending.text if pending.kind == "slot" else transcript.text, base)
                 if pending.kind == "slot" and heard.missing == pending.slot:
@@ -585,6 +594,13 @@ class Table:
         if heard.intent is None or _slot_json(heard.intent, slot) != value or value not in allowed:
             return False
         return not any(said in allowed for said in _steadily_heard_for(value))
+
+    @staticmethod
+    def _offered(pending: Pending) -> bool:
+        """Whether ``pending`` offers the two likeliest values of a rank or a count ("Threes or tens?",
+        after two misses: see ``Pending.missed``)."""
+        return pending.kind == "slot" and pending.slot in ("rank", "count") and \
+            pending.misses >= OFFER_AFTER and len(pending.choices) == 2
 
     def _asker(self, intent: Intent | None) -> str | None:
         settled = self.game.settled()
