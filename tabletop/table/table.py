@@ -53,7 +53,7 @@ from tabletop.errors import IllegalActionError, SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
 from tabletop.language.transcript import Transcript
-from tabletop.language.understand import ACT, PLAYER_SLOTS, Understanding, understand
+from tabletop.language.understand import ACT, PLAYER_SLOTS, Understanding, slot_values_said, understand
 from tabletop.language.vocabulary import load_vocabulary
 from tabletop.referee.game import Game
 from tabletop.referee.intents import Answer, Ask, Book, Control, Correct, GoFish, Intent, No, Query, Yes
@@ -671,21 +671,32 @@ class Table:
                 # heard "book of fives" right after "Ana, that makes a pair of fours: lay it down"
                 # (en-us+f1, the same game, three times until typed): the book public knowledge proves is
                 # likelier than one it does not, so "A book of fours?" before "A book of fives?".
-                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text, instead=ask)
+                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text,
+                              instead=None if isinstance(intent, GoFish) else ask)
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
 
     def _likelier_ask(self, intent: Intent, transcript: Transcript) -> Ask | None:
-        """The ask a heard correction of a rank alone most likely was: at the start of a turn (no ask
-        open), with no "no" before it, where one player alone can be asked, and the rank can be asked.
+        """The ask a heard correction of a rank alone (with no "no" before it), or a go fish whose words
+        name one rank, most likely was: with no ask open, where one player alone can be asked, and the
+        rank can be asked.
         None otherwise (a "no, I said sevens" stays a correction; with two players or more to ask, the
         name is not guessed)."""
-        if not isinstance(intent, Correct) or transcript.engine == "text" or intent.rank is None or \
-                intent.target is not None or intent.count is not None or intent.player is not None:
+        if transcript.engine == "text" or self.game.state.phase in (Phase.ANSWER, Phase.COUNT):
             return None
-        if self.game.state.phase in (Phase.ANSWER, Phase.COUNT) or _first_word(transcript.text) in _no_words():
+        if isinstance(intent, GoFish):
+            # "Ana, got any sixes?" heard "i haven't got any sixes" (en-us+f5 twice in the 20 dB pairs
+            # game seed 4106: "Go fish?", "no", said again): with no ask open a go fish answers
+            # nothing, and the one rank its words name is the player's ask with its name misheard.
+            ranks = {v for s, v in slot_values_said(transcript.text, self.game.players) if s == "rank"}
+            if len(ranks) != 1:
+                return None
+            intent = Correct(rank=Rank.from_symbol(ranks.pop()))
+        elif not isinstance(intent, Correct) or intent.rank is None or intent.target is not None or \
+                intent.count is not None or intent.player is not None or _first_word(transcript.text) in _no_words():
             return None
+        assert isinstance(intent, Correct) and intent.rank is not None
         meant = Ask(target="", rank=intent.rank)
         targets = self._choices("target", meant)
         if len(targets) != 1 or intent.rank.symbol not in self._choices("rank", meant):
