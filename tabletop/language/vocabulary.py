@@ -131,6 +131,9 @@ class Vocabulary:
     ranks_heard_alike: tuple[tuple[Rank, Rank], ...] = ()
     """Rank words close in sound that the recogniser checks against its other readings, like
     ``confusable_ranks``, without the language layer taking either as a rival (see vocabulary.yaml)."""
+    ranks_checked: tuple[tuple[Rank, Rank], ...] = ()
+    """Rank words heard one for the other with no trace of the other: asks, books and corrections
+    naming them are checked however the hearings agree (see vocabulary.yaml)."""
 
     @functools.cached_property
     def typed_pattern(self) -> "re.Pattern[str]":
@@ -414,6 +417,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
     confusable = rank_pairs("confusable_ranks")
     steady = rank_pairs("steadily_confused_ranks")
     alike = rank_pairs("ranks_heard_alike")
+    checked = rank_pairs("ranks_checked")
     raw_phases = dict(data.get("phases") or {})
     drop = float(raw_phases.pop("drop", 1.5))
     phases: dict[str, dict[str, float]] = {}
@@ -441,6 +445,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
         confusable_ranks=tuple(confusable),
         steadily_confused_ranks=tuple(steady),
         ranks_heard_alike=tuple(alike),
+        ranks_checked=tuple(checked),
         phases=phases,
         phase_drop=drop,
         intent_names=tuple(dict.fromkeys(t.intent for t in templates)),

@@ -53,7 +53,7 @@ from tabletop.errors import IllegalActionError, SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
 from tabletop.language.transcript import Transcript
-from tabletop.language.understand import ACT, PLAYER_SLOTS, Understanding, understand
+from tabletop.language.understand import ACT, PLAYER_SLOTS, Understanding, slot_values_said, understand
 from tabletop.language.vocabulary import load_vocabulary
 from tabletop.referee.game import Game
 from tabletop.referee.intents import Answer, Ask, Book, Control, Correct, GoFish, Intent, No, Query, Yes
@@ -331,6 +331,15 @@ class Table:
                 return self._correction(pending, intent, corrected, heard, base)
             if pending.intent is not None and type(intent) is type(pending.intent):
                 # The slot asked for, a corrected slot ("no, sixes") or the sentence again.
+                if sure and self._offered(pending) and transcript.engine != "text" and \
+                        (pending.slot, _slot_json(intent, pending.slot)) not in self._agreed:
+                    # The answer to "Threes or tens?", heard in a grammar of the two values offered:
+                    # a third value said is heard as one of them ("sevens" read "ten" by both
+                    # decoders and acted on as an ask of tens: clean pairs game seed 4104). Acted on
+                    # when the second model heard the same value; else checked ("Tens?"), every
+                    # value back in play for a "no, sevens".
+                    check = replace(pending, choices=self._choices(pending.slot, pending.intent), misses=0)
+                    return [self._check(check, intent, _merge(pending.likely, heard.likely), base, heard=heard)]
                 if sure:
                     return self._rule(intent, pending.text if pending.kind == "slot" else transcript.text, base)
                 if pending.kind == "slot" and heard.missing == pending.slot:
@@ -413,9 +422,10 @@ class Table:
         before = tuple((key.split(":", 1)[1], score) for key, score in pending.evidence
                        if key.startswith(slot + ":"))
         choices = tuple(c for c in self._choices(slot, pending.intent) if c != denied)
-        if heard.act and self._heard_well and \
-                _corrected_surely(_slot_json(intent, slot), before, _evidence(heard, slot), choices,
-                                  agreed=(slot, _slot_json(intent, slot)) in self._agreed):
+        value = _slot_json(intent, slot)
+        agreed = (slot, value) in self._agreed
+        if heard.act and self._heard_well and (agreed or not _checked_rank(intent, slot)) and \
+                _corrected_surely(value, before, _evidence(heard, slot), choices, agreed=agreed):
             return self._rule(intent, pending.text, base)
         check = replace(pending, confirms=slot, evidence=before, choices=choices, misses=0,
                         likely=tuple(v for v, _ in before if v != denied))
@@ -527,8 +537,9 @@ class Table:
         # likely only as a rank confusable with sixes) and acted on.
         now = _evidence(heard, slot)
         allowed = tuple(c for c in pending.choices if c != checked) or pending.choices
-        if self._heard_well and _corrected_surely(value, pending.evidence, now, allowed,
-                                                  agreed=(slot, value) in self._agreed):
+        agreed = (slot, value) in self._agreed
+        if self._heard_well and (agreed or not _checked_rank(intent, slot)) and \
+                _corrected_surely(value, pending.evidence, now, allowed, agreed=agreed):
             return self._rule(intent, pending.text, base)
         # A correction heard alike by both decoders and alone is still checked (unlike a rank said again
         # after "Sorry?", see _said_alone): a real FSDD "no, six" to "Tens?" was read "nope four" so, and
@@ -583,6 +594,13 @@ class Table:
         if heard.intent is None or _slot_json(heard.intent, slot) != value or value not in allowed:
             return False
         return not any(said in allowed for said in _steadily_heard_for(value))
+
+    @staticmethod
+    def _offered(pending: Pending) -> bool:
+        """Whether ``pending`` offers the two likeliest values of a rank or a count ("Threes or tens?",
+        after two misses: see ``Pending.missed``)."""
+        return pending.kind == "slot" and pending.slot in ("rank", "count") and \
+            pending.misses >= OFFER_AFTER and len(pending.choices) == 2
 
     def _asker(self, intent: Intent | None) -> str | None:
         settled = self.game.settled()
@@ -653,21 +671,32 @@ class Table:
                 # heard "book of fives" right after "Ana, that makes a pair of fours: lay it down"
                 # (en-us+f1, the same game, three times until typed): the book public knowledge proves is
                 # likelier than one it does not, so "A book of fours?" before "A book of fives?".
-                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text, instead=ask)
+                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text,
+                              instead=None if isinstance(intent, GoFish) else ask)
             self._pending = ask
             return [self._question(ask.question, base, ask.intent, "confirm", ask)]
         return self._rule(intent, transcript.text, base)
 
     def _likelier_ask(self, intent: Intent, transcript: Transcript) -> Ask | None:
-        """The ask a heard correction of a rank alone most likely was: at the start of a turn (no ask
-        open), with no "no" before it, where one player alone can be asked, and the rank can be asked.
+        """The ask a heard correction of a rank alone (with no "no" before it), or a go fish whose words
+        name one rank, most likely was: with no ask open, where one player alone can be asked, and the
+        rank can be asked.
         None otherwise (a "no, I said sevens" stays a correction; with two players or more to ask, the
         name is not guessed)."""
-        if not isinstance(intent, Correct) or transcript.engine == "text" or intent.rank is None or \
-                intent.target is not None or intent.count is not None or intent.player is not None:
+        if transcript.engine == "text" or self.game.state.phase in (Phase.ANSWER, Phase.COUNT):
             return None
-        if self.game.state.phase in (Phase.ANSWER, Phase.COUNT) or _first_word(transcript.text) in _no_words():
+        if isinstance(intent, GoFish):
+            # "Ana, got any sixes?" heard "i haven't got any sixes" (en-us+f5 twice in the 20 dB pairs
+            # game seed 4106: "Go fish?", "no", said again): with no ask open a go fish answers
+            # nothing, and the one rank its words name is the player's ask with its name misheard.
+            ranks = {v for s, v in slot_values_said(transcript.text, self.game.players) if s == "rank"}
+            if len(ranks) != 1:
+                return None
+            intent = Correct(rank=Rank.from_symbol(ranks.pop()))
+        elif not isinstance(intent, Correct) or intent.rank is None or intent.target is not None or \
+                intent.count is not None or intent.player is not None or _first_word(transcript.text) in _no_words():
             return None
+        assert isinstance(intent, Correct) and intent.rank is not None
         meant = Ask(target="", rank=intent.rank)
         targets = self._choices("target", meant)
         if len(targets) != 1 or intent.rank.symbol not in self._choices("rank", meant):
@@ -792,6 +821,7 @@ class Table:
             return [self._question(ask.question, base, intent, "confirm", ask)]
         if isinstance(intent, Control):
             return [self._control(intent, base)]
+        intent = self._with_implied_count(intent)
         if self.paused and not isinstance(intent, Query):
             return [self._reply(sentences.PAUSED, base, intent, "paused")]
         seen: list[str] = []
@@ -823,6 +853,17 @@ class Table:
             reply.event["changed"] = True
             reply.event["state"] = self.game.public()
         return [reply]
+
+    def _with_implied_count(self, intent: Intent) -> Intent:
+        """A "yes" to an ask (``Yes``, or an answer with no count) whose target can give one card at
+        most (``_most_given``: in the pairs game a player lays each pair as soon as they hold it) is
+        an answer of one card: "How many?" would ask what the game already knows. The 20 dB pairs
+        game seed 4105 asked it 11 times after a yes, for 22 more utterances (en-gb+m4's "one" went
+        unheard until typed, twice). Where the target may hold more, the referee still asks."""
+        if isinstance(intent, Yes) or (type(intent) is Answer and intent.count is None):
+            if self.game.state.phase is Phase.ANSWER and self._most_given() == 1:
+                return Answer(1)
+        return intent
 
     def _look(self, intent: Book) -> tuple[str, str, str]:
         """Look for the claimed book: (verdict, what was seen, detail). A failing camera is put away."""
@@ -1036,6 +1077,15 @@ def _corrected_surely(value: str, before: Evidence, now: Evidence, allowed: tupl
     total = {v: s for v, s in _add(before, now) if v in allowed}
     rival = max((s for v, s in total.items() if v != value), default=0.0)
     return total[value] >= CORRECTION_RATIO * rival
+
+
+def _checked_rank(intent: Intent, slot: str) -> bool:
+    """Whether ``intent`` is an ask or a book whose ``slot`` is a rank of vocabulary.yaml's
+    ``ranks_checked`` (fives, nines): heard for one another with no trace of the other, so a
+    correction naming one is checked ("Nines?") unless the second model heard it too."""
+    rank = getattr(intent, "rank", None) if slot == "rank" else None
+    return isinstance(intent, (Ask, Book)) and isinstance(rank, Rank) and \
+        any(rank in pair for pair in load_vocabulary().ranks_checked)
 
 
 def _steadily_heard_for(value: str) -> tuple[str, ...]:

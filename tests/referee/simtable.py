@@ -731,15 +731,21 @@ class SimulatedTable:
                     questioned = True
                     self.compare("the question")
                 self.stats.fibs += 1
+            implied = False
             if card is None and not questioned and self.rng.random() < 0.15:
-                ruling = self.say("yes", self.I.Yes())
-                if "How many?" not in ruling.say:
+                ruling = self.say("yes", self.I.Yes(), compare=False)
+                # A table that knows the target can give one card at most (the pairs game; the
+                # rest of the rank accounted for) takes the yes as that card; else it asks.
+                implied = "How many?" not in ruling.say and len(given) == 1
+                if "How many?" not in ruling.say and not implied:
                     self.fail(f"'yes' without a count: expected 'How many?', got {ruling.text!r}")
             for c in given:
                 t.hands[target].remove(c)
                 t.hands[p].append(c)
             ex.received = len(given)
-            if "How many?" in self.said[-1:]:
+            if implied:
+                self.compare("yes")
+            elif "How many?" in self.said[-1:]:
                 self.say(*self.voice.count(len(given)))
             elif card is None and not questioned and self.parse is None and self.mistake_rate \
                     and self.rng.random() < self.mistake_rate and self.miscount(len(given)):

@@ -35,7 +35,8 @@ def test_yes_heard_with_an_impossible_count_asks_about_the_yes(two_players) -> N
     assert events[0]["heard"] == "yes three", events  # the game's mishearing
     assert replies[-1].text == "Yes, you have some?" and table.game.public()["hands"] == hands, events
     replies = table.hear(Transcript("yes", 0.95, (Alternative("yes", 0.95),), engine="pocketsphinx"))
-    assert replies[-1].text == "How many?", [r.text for r in replies]
+    # the yes gives the one jack Ben can hold (test_table_implied_count.py): no "How many?"
+    assert replies[-1].text.startswith("Ben gives Ana a jack."), [r.text for r in replies]
 
 
 def test_a_possible_count_is_still_asked_about() -> None:

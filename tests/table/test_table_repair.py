@@ -43,7 +43,20 @@ def test_no_twice_offers_the_two_likeliest_left() -> None:
     assert table.hear(heard("fours"))[-1].text == "Fours?"
     offer = table.hear(heard("no"))[-1]
     assert offer.text == "Okay. Sevens or tens?" and offer.event["choices"] == ["7", "10"], offer.event
-    assert table.hear(heard("tens"))[-1].text == "Ana asks Ben for tens."
+    # heard in a grammar of the two offered, "tens" may be any rank: checked, every rank back in play
+    check = table.hear(heard("tens"))[-1]
+    assert check.text == "Tens?" and "6" in check.event["choices"], check.event
+    assert table.hear(heard("yes"))[-1].text == "Ana asks Ben for tens."
+
+
+def test_an_offered_value_the_second_model_heard_too_is_acted_on() -> None:
+    table = asked_for_the_rank()
+    table.hear(heard("sixes"))
+    table.hear(heard("no"))
+    table.hear(heard("fours"))
+    assert table.hear(heard("no"))[-1].text == "Okay. Sevens or tens?"
+    tens = Transcript("tens", 0.97, (Alternative("tens", 0.97),), engine="pocketsphinx", agreed=(("rank", "10"),))
+    assert table.hear(tens)[-1].text == "Ana asks Ben for tens."
 
 
 def test_the_same_rank_again_is_not_a_yes_and_changes_nothing() -> None:
