@@ -338,3 +338,85 @@ def test_a_real_correction_moonshine_hears_otherwise_is_still_checked(fresh, moo
     assert heard.agreed == (), fresh.last_trace
     replies = table.hear(heard)
     assert replies[-1].text == "Sevens?" and table.game.public() == before, [r.event for r in replies]
+
+
+# -- "No, six." heard "No.": the words after the pause, heard alone ----------------------------------
+
+
+class SaysNoThen(Says):
+    """A second listener whose whole hearing is ``text`` and whose hearing after the pause is ``after``."""
+
+    def __init__(self, text: str, after: str | None) -> None:
+        super().__init__(text)
+        self.after = after
+        self.after_calls = 0
+
+    def after_pause(self, utterance) -> str | None:
+        self.after_calls += 1
+        return self.after
+
+
+@pytest.mark.parametrize("whole", ["No.", "Nope", "No, vive."])
+def test_a_no_without_a_value_is_heard_again_after_its_pause(fresh, whole: str) -> None:
+    # Moonshine often ends its text at the pause after the "no" of a correction, or hears the word
+    # after it as another ("No, vive."): what it hears after the pause is the correction's value.
+    listener = SaysNoThen(whole, "Eight.")
+    heard = _hear(fresh, listener, synth.realistic("no sixes", voice="en-us", speed=150, seed=5), TENS_CHECKED)
+    trace = fresh.last_trace
+    assert listener.after_calls == 1 and trace["second_after_pause"] == "Eight."
+    assert heard.text == "no eights" and heard.confidence < ACT, trace  # another value: asked about
+
+
+@pytest.mark.parametrize("whole, after, calls", [("Thanks.", "Eight.", 0), ("No, six.", "Eight.", 0),
+                                                 ("Note.", "Eight.", 0), ("No.", None, 1), ("No.", "", 1)])
+def test_other_texts_or_no_words_after_a_pause_leave_the_reading(fresh, whole: str, after: str | None,
+                                                                 calls: int) -> None:
+    # Only a no naming no value is heard again ("No, six." said its value; "Note." is no no), and
+    # nothing after the pause (no pause: None; nothing heard: "") is no opinion.
+    listener = SaysNoThen(whole, after)
+    heard = _hear(fresh, listener, synth.realistic("no sixes", voice="en-us", speed=150, seed=5), TENS_CHECKED)
+    trace = fresh.last_trace
+    assert listener.after_calls == calls and "second_after_pause" not in trace
+    if whole != "No, six.":
+        assert (heard.text, heard.confidence) == trace["first_reading"], trace
+
+
+@pytest.mark.parametrize("no, word, whole", [("439c84f4_nohash_1.wav", "4_jackson_3.wav", "No."),
+                                             ("37e8db82_nohash_1.wav", "6_jackson_1.wav", "No. Foot."),
+                                             ("2f813234_nohash_1.wav", "4_jackson_1.wav", "No or")])
+def test_moonshine_hears_the_word_after_the_pause_of_a_real_correction(moonshine, no: str, word: str,
+                                                                      whole: str) -> None:
+    # A real "no" then a real FSDD digit (0.12 s apart, as the speech bench's player corrects a wrong
+    # check): Moonshine's text stops at the pause or mishears the word; heard alone, the word is right.
+    said = _said_after(SPEECH_COMMANDS / "no" / no, FSDD / word)
+    assert moonshine.transcribe(said) == whole
+    assert _ranks(moonshine.after_pause(said)) == {word[0]}
+
+
+def test_a_single_word_has_no_pause_to_hear_after(moonshine) -> None:
+    from tabletop.speech.recognisers.moonshine import _after_the_pause
+
+    for name in ("6_jackson_0.wav", "7_jackson_3.wav", "8_jackson_10.wav"):  # "six" and "seven": a stop inside
+        assert _after_the_pause(_fsdd(name).samples) is None, name
+    assert moonshine.after_pause(_fsdd("6_jackson_0.wav")) is None
+
+
+def test_a_real_correction_heard_no_is_checked_about_the_word_after_the_pause(fresh, moonshine) -> None:
+    """A real "no" then a real FSDD "four" to "Twos?": Moonshine's whole text is "No."; the word
+    after its pause, "Four.", is its opinion (agreeing with PocketSphinx, or asked about)."""
+    table, question = _table_checking("two")
+    assert question == "Twos?"
+    heard = _hear(fresh, moonshine, _said_after(SPEECH_COMMANDS / "no" / "439c84f4_nohash_1.wav",
+                                                FSDD / "4_jackson_3.wav"), table.context())
+    trace = fresh.last_trace
+    assert _ranks(trace["second_after_pause"]) == {"4"} and _ranks(trace["second"]) == {"4"}, trace
+    assert _ranks(heard.text) == {"4"}, trace
+
+
+@pytest.mark.parametrize("name", ["4_jackson_0.wav", "4_jackson_12.wav", "8_jackson_45.wav"])
+def test_an_empty_hearing_is_heard_again_with_both_ends_cut(moonshine, name: str) -> None:
+    from tabletop.speech.recognisers.moonshine import _from_the_words
+
+    clip = _fsdd(name)
+    assert moonshine._heard(_from_the_words(clip.samples)) == ""  # as it was heard before: nothing
+    assert _ranks(moonshine.transcribe(clip)) == {name[0]}

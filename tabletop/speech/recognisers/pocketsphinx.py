@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import re
 import tempfile
 import threading
 import time
@@ -681,7 +682,15 @@ class PocketSphinxRecogniser:
 
             from tabletop.language.understand import slot_value
 
-            heard = listener.transcribe(Utterance(np.frombuffer(raw, dtype=np.int16).copy()))
+            utterance = Utterance(np.frombuffer(raw, dtype=np.int16).copy())
+            heard = listener.transcribe(utterance)
+            ms = getattr(listener, "last_ms", 0.0)
+            after = _heard_after_no(listener, utterance, heard, slot, players)
+            if after is not None:
+                # "No, six." heard "No.": the words after its pause, heard alone (moonshine.PAUSE_S)
+                trace["second_after_pause"] = after
+                ms += getattr(listener, "last_ms", 0.0)
+                heard = f"no {after}"
         except SetupError as error:
             self.second, self.second_problem = None, str(error)  # never again this session: PocketSphinx alone
             return result
@@ -690,7 +699,7 @@ class PocketSphinxRecogniser:
             return result
         trace["second"] = heard
         trace["first_reading"] = (result.text, result.confidence)  # PocketSphinx's, before the second opinion
-        trace["second_ms"] = round(getattr(listener, "last_ms", 0.0), 1)
+        trace["second_ms"] = round(ms, 1)
         # Only a bare value ("Six.", "No, six.", "I said six"), as a short answer is: "5 in." for a real
         # "seven" (the one wrong rank Moonshine named in 146 real rank clips) says more than a rank.
         theirs = _said_of_slot(heard, slot, players) if slot_value(heard, players) else set()
@@ -733,6 +742,21 @@ def _said_of_slot(text: str, slot: str, players: Sequence[str]) -> set[str]:
     from tabletop.language.understand import slot_values_said
 
     return {v for s, v in slot_values_said(text, players) if s == slot}
+
+
+NO_WORDS = ("no", "nope", "nah")
+
+
+def _heard_after_no(listener: Any, utterance: Utterance, heard: str, slot: str, players: Sequence[str]) -> str | None:
+    """What the second listener hears after the pause in a correction ("No, six.") whose text it
+    heard as a no with no value of ``slot`` ("No.", "No, vive."): its ``after_pause`` text, or None
+    (another text, no pause, or a listener that cannot cut at a pause)."""
+    words = re.findall(r"[a-z]+", heard.lower())
+    after_pause = getattr(listener, "after_pause", None)
+    if not words or words[0] not in NO_WORDS or after_pause is None or _said_of_slot(heard, slot, players):
+        return None
+    after = after_pause(utterance)
+    return after or None
 
 
 def _value_words(slot: str, value: str) -> str | None:
