@@ -346,7 +346,7 @@ def _split(blob: np.ndarray, frame_area: float, edges: np.ndarray | None = None)
         if found:
             return found
     for radius in (3, 6, 10, 15):
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        kernel = _disc(radius)
         eroded = cv2.erode(blob, kernel)
         contours, _ = cv2.findContours(eroded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         found = []
@@ -365,6 +365,14 @@ def _split(blob: np.ndarray, frame_area: float, edges: np.ndarray | None = None)
         if len(contours) > 1 and found:
             return found
     return []
+
+
+@functools.cache
+def _disc(radius: int) -> np.ndarray:
+    """``_split``'s structuring element: an ellipse ``2 * radius + 1`` pixels across (made once a radius)."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    disc.setflags(write=False)
+    return disc
 
 
 def _paper_fraction(mask: np.ndarray, quad: np.ndarray) -> float:
@@ -733,7 +741,8 @@ def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float,
     if not _within(index_zone, width, height):
         return None  # a card running off the picture is read only if its index corner is in it
     region = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(region, (quad - np.array([x0, y0], np.float32)).astype(np.int32), 255)
+    offset = np.array([x0, y0], np.float32)
+    cv2.fillConvexPoly(region, (quad - offset).astype(np.int32), 255)
     inside = np.count_nonzero(region)
     if inside < 0.35 * short_side * long_side:
         return None
@@ -743,12 +752,13 @@ def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float,
     if cover < _CORNER_COVER and (cover < _COVERED_BY_OTHER
                                   or _zone_cover(index_zone, blob_dilated) < _CORNER_COVER):
         return None  # not on paper, unless its index corner is and something else lies on the rest
-    shown = region & blob[y0:y1, x0:x1] & (~covered[y0:y1, x0:x1] if under < 0 else 255)
+    shown = region & blob[y0:y1, x0:x1]
+    if under < 0:
+        shown &= ~covered[y0:y1, x0:x1]
     if strip is not None and strip < short_side:
         band = np.zeros_like(region)
         cv2.fillConvexPoly(band, (np.array([spot, spot + strip * a, spot + strip * a + long_side * b,
-                                            spot + long_side * b], np.float32)
-                                  - np.array([x0, y0], np.float32)).astype(np.int32), 255)
+                                            spot + long_side * b], np.float32) - offset).astype(np.int32), 255)
         shown &= band
     if np.count_nonzero(shown) < 0.15 * inside:
         return None

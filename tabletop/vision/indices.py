@@ -507,11 +507,13 @@ def _index_fit(rank_shape: _Shape, pip_shape: _Shape) -> tuple[float, tuple[np.n
     down /= max(1e-6, float(_length(down)))
     right = np.array([down[1], -down[0]], np.float32)  # the card lies to the index's right (x right, y down)
     rank_down, pip_down = rank @ down, pip @ down
+    rank_bottom = rank_down.max()
+    glyph_h = float(rank_bottom - rank_down.min()) + 1
+    gap = float(pip_down.min() - rank_bottom)
+    if not (-0.15 * glyph_h <= gap <= 0.7 * glyph_h):
+        return None  # (most pairs: the glyph's width is then not measured)
     rank_right, pip_right = rank @ right, pip @ right
-    glyph_h = float(rank_down.max() - rank_down.min()) + 1
-    glyph_w = float(rank_right.max() - rank_right.min()) + 1
-    gap = float(pip_down.min() - rank_down.max())
-    if not (-0.15 * glyph_h <= gap <= 0.7 * glyph_h) or glyph_w > 1.6 * glyph_h:
+    if float(rank_right.max() - rank_right.min()) + 1 > 1.6 * glyph_h:
         return None
     pip_h = float(pip_down.max() - pip_down.min()) + 1
     pip_w = float(pip_right.max() - pip_right.min()) + 1
