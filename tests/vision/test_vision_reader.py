@@ -456,25 +456,10 @@ def test_a_webcams_faint_rank_is_read_at_its_indexs_own_contrast(monkeypatch) ->
     its pip taken for it. A corner read unsurely or with no pip under its rank is looked at again against the index's
     own contrast (its suit pip). The 13 held-out real faces on the held-out tables, from a webcam, each index that
     shows read at its true corners: more ranks and suits read right, none surely wrong."""
-    from tabletop.vision import scenes
-    from tabletop.vision.finder import CardQuad, warp_card
-    from tabletop.vision.glyphs import first_corner
     from tabletop.vision.reader import Reader, shipped_reader
 
-    if not scenes.real_faces_available():
-        import pytest
-
-        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    corners = _webcam_corners(5100, 30, face_split="held_out")
     reader = shipped_reader()
-    corners = []
-    for i in range(30):
-        c = scenes.compose(5100 + i, split="held_out", face_split="held_out", camera="webcam",
-                           layout=("scattered", "row", "touching", "overlapping", "fanned")[i % 5])
-        for p in c.cards:
-            for k, shows in enumerate(p.index_shows):
-                if shows:
-                    quad = CardQuad(np.roll(p.quad.astype(np.float32), -2 * k, axis=0))
-                    corners.append((p.card, first_corner(warp_card(c.image, quad))))
 
     def read() -> tuple[int, int, int]:
         ranks = suits = sure_wrong = 0
@@ -496,10 +481,13 @@ def test_a_webcams_faint_rank_is_read_at_its_indexs_own_contrast(monkeypatch) ->
     assert sure_wrong == first_sure_wrong == 0
 
 
-def _webcam_black_corners(count: int) -> list[tuple[Card, np.ndarray]]:
-    """The upright first index corner of every club and spade whose index shows in ``count`` webcam composites of the
-    13 held-out real faces on the held-out tables (faces and tables no reader was built from), hung at its true
-    corners; skipped where the real faces are not found."""
+def _webcam_corners(first_seed: int, count: int, *, face_split: str | None = None,
+                    tables: tuple[str, ...] | None = None, suits: tuple[str, ...] | None = None
+                    ) -> list[tuple[Card, np.ndarray]]:
+    """The upright index corner of every index that shows in ``count`` webcam composites on the held-out tables
+    (seeds from ``first_seed``; layouts in turn; ``tables`` in turn when given), each card hung at its true corners;
+    only the faces of ``face_split`` and the cards of ``suits`` when given. Skipped where the real faces are not
+    found."""
     from tabletop.vision import scenes
     from tabletop.vision.finder import CardQuad, warp_card
     from tabletop.vision.glyphs import first_corner
@@ -510,10 +498,11 @@ def _webcam_black_corners(count: int) -> list[tuple[Card, np.ndarray]]:
         pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
     corners = []
     for i in range(count):
-        c = scenes.compose(6100 + i, split="held_out", face_split="held_out", camera="webcam",
+        c = scenes.compose(first_seed + i, split="held_out", face_split=face_split, camera="webcam",
+                           table=tables[i % len(tables)] if tables else None,
                            layout=("scattered", "row", "touching", "overlapping", "fanned")[i % 5])
         for p in c.cards:
-            if p.card.suit.value not in ("clubs", "spades"):
+            if suits is not None and p.card.suit.value not in suits:
                 continue
             for k, shows in enumerate(p.index_shows):
                 if shows:
@@ -532,7 +521,7 @@ def test_a_webcams_club_is_told_from_a_spade_by_its_pips_shape(monkeypatch) -> N
 
     reader = shipped_reader()
     assert reader.pip_shape is not None
-    corners = _webcam_black_corners(40)
+    corners = _webcam_corners(6100, 40, face_split="held_out", suits=("clubs", "spades"))
 
     def named() -> tuple[int, int]:
         right = wrong = 0
@@ -584,25 +573,11 @@ def test_a_webcams_pip_run_into_the_big_pip_beside_it_is_found(monkeypatch) -> N
     where no pip was found (``glyphs._pip_among_lines``): real faces on the held-out tables (faces and tables of
     every split, no bench seed), from a webcam, each index that shows read at its true corners: more ranks read over
     a pip and more suits named right, no rank read surely wrong."""
-    from tabletop.vision import glyphs, scenes
-    from tabletop.vision.finder import CardQuad, warp_card
-    from tabletop.vision.glyphs import first_corner
+    from tabletop.vision import glyphs
     from tabletop.vision.reader import shipped_reader
 
-    if not scenes.real_faces_available():
-        import pytest
-
-        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    corners = _webcam_corners(7100, 40)
     reader = shipped_reader()
-    corners = []
-    for i in range(40):
-        c = scenes.compose(7100 + i, split="held_out", camera="webcam",
-                           layout=("scattered", "row", "touching", "overlapping", "fanned")[i % 5])
-        for p in c.cards:
-            for k, shows in enumerate(p.index_shows):
-                if shows:
-                    quad = CardQuad(np.roll(p.quad.astype(np.float32), -2 * k, axis=0))
-                    corners.append((p.card, first_corner(warp_card(c.image, quad))))
 
     def read() -> tuple[int, int, int]:
         over_pip = suits = sure_wrong = 0
@@ -631,25 +606,11 @@ def test_flecks_of_a_tables_weave_over_a_longer_one_are_not_taken_for_the_rank(m
     rank read). An index prints its pip no taller than its rank (``glyphs.PIP_TALLEST``): the first glyph high in
     the corner with such a pip under it is the rank. Real faces on the held-out paper and linen tables, from a
     webcam, each index that shows read at its true corners: more ranks read right, none surely wrong."""
-    from tabletop.vision import glyphs, scenes
-    from tabletop.vision.finder import CardQuad, warp_card
-    from tabletop.vision.glyphs import first_corner
+    from tabletop.vision import glyphs
     from tabletop.vision.reader import shipped_reader
 
-    if not scenes.real_faces_available():
-        import pytest
-
-        pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
+    corners = _webcam_corners(7200, 30, tables=("paper", "linen"))
     reader = shipped_reader()
-    corners = []
-    for i in range(30):
-        c = scenes.compose(7200 + i, split="held_out", camera="webcam", table=("paper", "linen")[i % 2],
-                           layout=("scattered", "row", "touching", "overlapping", "fanned")[i % 5])
-        for p in c.cards:
-            for k, shows in enumerate(p.index_shows):
-                if shows:
-                    quad = CardQuad(np.roll(p.quad.astype(np.float32), -2 * k, axis=0))
-                    corners.append((p.card, first_corner(warp_card(c.image, quad))))
 
     def read() -> tuple[int, int]:
         right = sure_wrong = 0
