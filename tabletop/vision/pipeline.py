@@ -482,6 +482,68 @@ BESIDE_INK = (14.0, 0.22)
 the paper round it (``_beside``): the larger of a level difference and a share of that level (``indices``' ink contrast)."""
 
 
+BESIDE_LONE_TURNS = tuple(math.radians(d) for d in (-12, 12))
+"""A card read surely at both its indices with no card read in its index strip (a fan's top card: the others' pale
+indices, turned against it, found by nothing) is looked beside turned by each of these about its index corner, the
+strip before it along its top edge turned back, the one after it on (a fan on the table turns each card by 8-20
+degrees; the books bench's fan of fours turned 12.5 is found from -8 to -16): the next card's glyph lies level with its
+own there, ``BESIDE_LONE_TOP`` of a glyph's height at most off its top ..."""
+BESIDE_LONE_TOP = 1.0
+BESIDE_LONE_INK = (8.0, 0.1)
+"""... and is ink at this lower contrast (``BESIDE_INK``: a pale red four in overexposed light was not)."""
+BESIDE_LONE_SEEDS = 1
+"""At most this many such cards a frame, surest first (time: a book's fan or pile has one top card; the speed set's HD
+frames have 2-3 cards read so)."""
+BESIDE_LONE_PAPER = ((0.04, 0.14), (0.15, 0.35))
+"""... looked beside only where the patch this far beyond either side edge (a share of its width) and this far down
+its height is card paper (as light as ``PATTERN_PAPER`` asks of a pattern's place against its middle): a fan's or a
+slid pile's next card lies there, the table beside a card laid alone."""
+
+
+def _paper_beside(image: np.ndarray, corners: np.ndarray) -> bool:
+    """True if card paper lies just beyond either side edge of the card with ``corners`` by its index
+    (``BESIDE_LONE_PAPER``)."""
+    (out_from, out_to), (down_from, down_to) = BESIDE_LONE_PAPER
+    across, down = corners[1] - corners[0], corners[3] - corners[0]
+    height, width = image.shape[:2]
+
+    def level(us: tuple[float, float], vs: tuple[float, float]) -> float:
+        points = np.array([corners[0] + u * across + v * down for u in us for v in vs])
+        x0, y0 = np.floor(points.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(points.max(axis=0)).astype(int)
+        patch = image[max(0, y0):min(height, y1 + 1), max(0, x0):min(width, x1 + 1)]
+        return float(np.median(patch.min(axis=2))) if patch.size else 0.0
+
+    paper = PATTERN_PAPER[1] * level((0.3, 0.7), (0.35, 0.65))
+    return any(level(us, (down_from, down_to)) >= paper for us in ((-out_to, -out_from), (1 + out_from, 1 + out_to)))
+
+
+BESIDE_LONE_ALIKE = 0.5
+"""... and a place found so is read only where its glyph looks like the card's own (normalised correlation of their
+darkest channels): a book's cards share a rank."""
+
+
+def _glyph_likeness(image: np.ndarray, glyph: tuple, at: np.ndarray, corners: np.ndarray) -> float:
+    """Normalised correlation between the glyph box ``glyph`` (view pixels) of the card view of ``at`` and of
+    ``corners``."""
+    gx, gy, gw, gh = glyph
+    pad = 2
+    size = (int(gw) + 2 * pad, int(gh) + 2 * pad)
+    shift = np.array([[1, 0, pad - gx], [0, 1, pad - gy], [0, 0, 1]], np.float64)
+    views = [cv2.warpPerspective(image, shift @ cv2.getPerspectiveTransform(c.astype(np.float32), VIEW_CORNERS), size,
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).min(axis=2).astype(np.float32)
+             for c in (at, corners)]
+    if views[0].std() < 1e-3 or views[1].std() < 1e-3:
+        return 0.0
+    return float(cv2.matchTemplate(views[1], views[0], cv2.TM_CCOEFF_NORMED)[0, 0])
+
+
+def _turned_about(corners: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
+    """``corners`` turned by ``angle`` radians about ``pivot`` (in the frame)."""
+    spin = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
+    return ((corners - pivot) @ spin.T + pivot).astype(np.float32)
+
+
 def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
                     trace: list[Hypothesis] | None = None) -> list[tuple]:
     """``hidden`` (corner reads: (reading, hypothesis)) with the cards of a squared pile or a fan whose indices show
@@ -494,7 +556,9 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
     own view: each glyph as tall as the read one, its top level with it, may be a card's index, and the read card's
     quad slid along its top edge by as much as that glyph lies from the read one's is that card, read at its index
     corner. Kept when it reads an index (its suit too) surely and is not a card already read (``_one_card``, and
-    ``_once_by_index`` after); an unsure read of the same card there gives way to it."""
+    ``_once_by_index`` after); an unsure read of the same card there gives way to it. A card read surely at both its
+    indices that no other lies in the strip of (a fan's top card) is looked beside too, turned (``BESIDE_LONE_TURNS``),
+    and only ink whose glyph looks like its own is read (``BESIDE_LONE_ALIKE``)."""
     # a card of a pile or a fan has another's index beside its own along its index strip (either card hung at
     # either of its index corners)
     beside = {id(x) for c in (c for _, c in hidden) for o in (o for _, o in hidden)
@@ -503,16 +567,28 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
     in_strip = [(r, c) for r, c in hidden if id(c) in beside]
     seeds = [(r, c) for r, c in sorted(in_strip, key=lambda rc: -rc[0].confidence)
              if r.suit is not None and r.confidence >= SURE_AT_BOTH][:BESIDE_SEEDS]
+    # and a card read surely at both its indices alone, card paper beyond its side by its index: the top card of a
+    # fan or a pile whose others' indices nothing found
+    seeds += [(r, c) for r, c in sorted(hidden, key=lambda rc: -rc[0].confidence)
+              if id(c) not in beside and _two_agree(r) and r.suit is not None and r.confidence >= SURE_AT_BOTH
+              and _paper_beside(image, c.corners)][:BESIDE_LONE_SEEDS]
     hidden = list(hidden)
     tried: list[np.ndarray] = []
     for seed, cand in seeds:
         strips = []  # (the index read, its quad): the index corner hung on, and the far one where it was read too
-        for corners in [cand.corners] + ([cand.corners[[2, 3, 0, 1]]] if _two_agree(seed) else []):
+        lone = id(cand) not in beside
+        for corners in [cand.corners] + ([cand.corners[[2, 3, 0, 1]]] if _two_agree(seed) and not lone else []):
             first = seed if corners is cand.corners and seed.glyph is not None else _read_corners(image, corners, reader)
             if first.rank is seed.rank and first.glyph is not None:
-                strips.append((first, corners))
-        for corners, seed_inset in [(c, first.glyph[0]) for first, at in strips
-                                    for c in _beside(image, first, at, _fan_turn(at, hidden))]:
+                strips.append((first, corners, BESIDE_TOP, BESIDE_INK, 0))
+        if lone:  # the cards of its fan are turned against it by a step no card read gives; its index corner's only
+            # a fan's cards before its top card along the top edge are turned back, those after it on
+            strips = [(first, _turned_about(at, at[0], turn), BESIDE_LONE_TOP, BESIDE_LONE_INK, 1 if turn > 0 else -1)
+                      for first, at, _, _, _ in strips[:1] for turn in BESIDE_LONE_TURNS]
+        for corners, seed_inset, first in [(c, first.glyph[0], first) for first, at, level, contrast, side in strips
+                                           for c in _beside(image, first, at, _fan_turn(at, hidden), level, contrast, side)]:
+            if lone and _glyph_likeness(image, first.glyph, cand.corners, corners) < BESIDE_LONE_ALIKE:
+                continue  # no glyph of its rank there: a book's card would be
             short = cand.short_side
             if any(_length(corners[0] - t) < BESIDE_TRIED * short for t in tried):
                 continue
@@ -526,7 +602,7 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
             across = (corners[1] - corners[0]) / VIEW_W  # a view pixel along the top edge, in the frame
             best = (reading, corners)
             for nudge in BESIDE_NUDGES:
-                if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH or nudge * VIEW_W > seed_inset - 2:
+                if lone or best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH or nudge * VIEW_W > seed_inset - 2:
                     break
                 # the card's edge nearer its glyph than the card read beside it has its: the print of the card under
                 # it (a pip cut by its edge) lay in the view left of its glyph
@@ -812,32 +888,35 @@ def _lines(ink: np.ndarray, length: float) -> np.ndarray:
     return cv2.dilate(lines, np.ones((3, 3), np.uint8))
 
 
-def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[np.ndarray]:
+def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0, level: float = BESIDE_TOP,
+            contrast: tuple[float, float] = BESIDE_INK, side: int = 0) -> list[np.ndarray]:
     """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
     its card's top edge (``_indices_beside``), nearest first; each turned about its index corner by ``turn`` radians
-    a view pixel it lies along the strip (``_fan_turn``)."""
+    a view pixel it lies along the strip (``_fan_turn``). ``side``: -1 or 1, only the strip before or after the card
+    along its top edge is looked at (0: both); ``level`` and ``contrast``: ``BESIDE_TOP`` and ``BESIDE_INK``."""
     gx, gy, gw, gh = seed.glyph
     m = VIEW_MARGIN
     width = VIEW_W - 1 - 2 * m
     target = VIEW_CORNERS
     to_view = cv2.getPerspectiveTransform(at.astype(np.float32), target)
     reach = int(BESIDE_REACH * width)
+    before, after = (reach if side <= 0 else 0), (reach if side >= 0 else 0)
     top, bottom = int(gy - gh), int(gy + 2 * gh)
-    shift = np.array([[1, 0, reach], [0, 1, -top], [0, 0, 1]], np.float64)
-    strip = cv2.warpPerspective(image, shift @ to_view, (2 * reach + VIEW_W, bottom - top), flags=cv2.INTER_LINEAR,
+    shift = np.array([[1, 0, before], [0, 1, -top], [0, 0, 1]], np.float64)
+    strip = cv2.warpPerspective(image, shift @ to_view, (before + VIEW_W + after, bottom - top), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     dark = strip.min(axis=2)
     side = 2 * int(gh) + 1
     # the paper round a glyph: the lightest a glyph's height and more round it, the darkest of those a glyph's height
     # and more round (a closing: a hard shadow's edge stays where it is, and the paper in the shadow is not all ink)
     paper = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))).astype(np.float32)
-    ink = (dark < paper - np.maximum(BESIDE_INK[0], BESIDE_INK[1] * paper)).astype(np.uint8)
+    ink = (dark < paper - np.maximum(contrast[0], contrast[1] * paper)).astype(np.uint8)
     ink[_lines(ink, BESIDE_LINE * gh) > 0] = 0
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, 8, cv2.CV_32S)
     glyph_top = gy - top
     lefts = sorted((int(x), int(y) - glyph_top, int(w)) for x, y, w, h, _ in stats[1:]
                    if BESIDE_GLYPH[0] * gh <= h <= BESIDE_WITH_PIP * gh and w <= BESIDE_GLYPH[1] * gh
-                   and abs(y - glyph_top) <= BESIDE_TOP * gh)
+                   and abs(y - glyph_top) <= level * gh)
     starts: list[tuple[int, int]] = []
     one_wide = 0
     for x, lower, w in lefts:
@@ -847,8 +926,8 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0) -> list[
         one_wide = w
     from_view = np.linalg.inv(to_view)
     out = []
-    for x, lower in sorted(starts, key=lambda s: abs(s[0] - reach - gx)):
-        moved = x - reach - gx  # view pixels along the top edge from the read glyph to this one
+    for x, lower in sorted(starts, key=lambda s: abs(s[0] - before - gx)):
+        moved = x - before - gx  # view pixels along the top edge from the read glyph to this one
         if abs(moved) < BESIDE_DIGITS * gh:
             continue  # the read glyph itself
         moved_view = np.vstack([target, [[gx + moved, gy + lower]]]).astype(np.float32) + np.float32([moved, lower])

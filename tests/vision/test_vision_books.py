@@ -241,6 +241,32 @@ def test_a_squared_pile_whose_sides_step_the_light_a_little_is_confirmed() -> No
     assert judge_book(rank, [see(f) for f in scenes.frames(trap, 3)]).verdict != "confirmed"
 
 
+def test_a_fan_whose_top_card_alone_is_found_is_confirmed_from_it() -> None:
+    # a held-out scene (the books bench's fan of fours on pale wood, overexposed, full HD): the finder and the index
+    # finder see nothing at the three cards under the top one, whose pale indices are turned 12-15 degrees a card
+    # against it; the top card, read surely at both its indices, is looked beside turned each way
+    # (pipeline.BESIDE_LONE_TURNS), and the cards whose glyph is its glyph are read there. Three fours and another
+    # card laid the same way stay no book.
+    from tabletop.vision import scenes, see
+
+    need_real_faces()
+    fan = scenes.compose(426277, split="held_out", layout="book_fan", camera="fullhd")
+    (rank,) = fan.books
+    frames = scenes.frames(fan, 5)
+    seen = [see(f) for f in frames]
+    first = {d.suit for d in seen[0] if d.rank is rank and d.confidence >= 0.8}
+    assert first == set(Suit)  # the top card's spades read first, the others from it
+    for placed in (p for p in fan.cards if p.card.rank is rank):  # each read where it lies
+        d = next(d for d in seen[0] if d.rank is rank and d.suit is placed.card.suit)
+        x, y, w, h = d.box
+        assert cv2.pointPolygonTest(placed.quad.astype(np.float32).reshape(-1, 1, 2), (x + w / 2, y + h / 2), False) >= 0
+    assert judge_book(rank, seen).verdict == "confirmed"
+    three = [p.card for p in fan.cards if p.card.rank is rank][:3]
+    other = next(c for c in Card.deck() if c.rank is not rank and all(p.card != c for p in fan.cards))
+    trap = scenes.compose(426277, split="held_out", layout="book_fan", camera="fullhd", cards=three + [other])
+    assert judge_book(rank, [see(f) for f in scenes.frames(trap, 5)]).verdict != "confirmed"
+
+
 def _reads(*reads: tuple[str, float, tuple[int, int, int, int]]) -> list[Detection]:
     """Detections from (card or rank alone, confidence, box): "K" is a king whose suit went unread."""
     out = []
