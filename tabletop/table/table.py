@@ -347,7 +347,8 @@ class Table:
                     if pending.slot == "rank" and len(pending.choices) > 2 and pending.misses >= 1 and \
                             not pending.evidence and self._said_alone(heard, "rank", pending.choices):
                         # Said again after "Sorry, I didn't catch that": heard alike by both decoders
-                        # with no other rank in any reading, it is acted on (see _said_alone).
+                        # with no other rank in any reading, or heard by the second model too, it is
+                        # acted on (see _said_alone).
                         return self._rule(intent, pending.text, base)
                     if pending.slot == "rank" and len(pending.choices) > 2:
                         # A rank heard once is checked with a yes/no ("Sevens?"), far easier to hear
@@ -586,14 +587,28 @@ class Table:
         2 of 4 were wrong (a "six" heard "no four", "no eight"). On a first hearing, 114 read so in
         the tune and check halves were all right, where 48 as sure with another rank among the
         readings were wrong 12 times (a "six" heard "three", "eight" or "king", an "eight" heard
-        "king"); a FSDD "six" heard "ten" alone is kept out by the last rule."""
+        "king"); a FSDD "six" heard "ten" alone is kept out by the last rule.
+
+        Or the second model (Moonshine, ``Transcript.agreed``) heard the same value, this hearing read
+        it best, and it is none of the ranks heard for one another (vocabulary.yaml's ranks_checked,
+        ranks_heard_alike, steadily_confused_ranks: fives/nines, kings/queens, sixes/tens), whatever
+        other ranks PocketSphinx's readings held. In the speech bench (same command, agree16) every
+        rank named alone at "which rank?" that both models heard was right: FSDD 48/48, Speech
+        Commands 51/51 (26 fives/nines and 4 sixes among them, kept checked all the same); a real
+        SC "eight" said again after "Sorry?", read "eight" with "ace" among the readings, was checked
+        and lost its one repair."""
         now = _evidence(heard, slot)
-        if self._heard_alike is None or heard.text != self._heard_alike or len(now) != 1:
+        if heard.intent is None or not now or _slot_json(heard.intent, slot) != now[0][0]:
             return False
         value = now[0][0]
-        if heard.intent is None or _slot_json(heard.intent, slot) != value or value not in allowed:
+        if value not in allowed or any(said in allowed for said in _steadily_heard_for(value)):
             return False
-        return not any(said in allowed for said in _steadily_heard_for(value))
+        vocab = load_vocabulary()
+        if (slot, value) in self._agreed and not any(
+                value in (a.symbol, b.symbol)
+                for a, b in (*vocab.ranks_checked, *vocab.ranks_heard_alike, *vocab.steadily_confused_ranks)):
+            return True
+        return self._heard_alike is not None and heard.text == self._heard_alike and len(now) == 1
 
     @staticmethod
     def _offered(pending: Pending) -> bool:

@@ -340,6 +340,39 @@ def test_a_real_correction_moonshine_hears_otherwise_is_still_checked(fresh, moo
     assert replies[-1].text == "Sevens?" and table.game.public() == before, [r.event for r in replies]
 
 
+def _table_sorry_which_rank():
+    """A table asking "Ana, which rank?" again after a hearing that caught nothing."""
+    table, question = _table_checking("")  # the rank word heard as nothing at all
+    assert question == "Sorry, I didn't catch that. Ana, which rank?"
+    return table
+
+
+def _sc(word: str, name: str):
+    path = SPEECH_COMMANDS / word / name
+    if not path.exists():
+        pytest.skip(f"the real recordings are not here ({path})")
+    return pad(read_wav(path), before=0.3, after=0.3, floor_db=-60, seed=len(name))
+
+
+@pytest.mark.parametrize("name", ["742d6431_nohash_3.wav", "b87bdb22_nohash_1.wav"])
+def test_a_real_rank_both_models_heard_after_sorry_is_acted_on(fresh, moonshine, name: str) -> None:
+    """A real Speech Commands "eight" said again at "Sorry, I didn't catch that. Ana, which rank?":
+    PocketSphinx reads "eight" with "ace" among its readings (so not alone: it asked "Eights?", and
+    the speaker's one repair was spent; the bench's check half lost an "eight" so), Moonshine hears
+    "Eight.": both models heard eights, and the ask is made at once. Without Moonshine it is checked."""
+    table = _table_sorry_which_rank()
+    heard = _hear(fresh, moonshine, _sc("eight", name), table.context())
+    assert heard.agreed == (("rank", "8"),), fresh.last_trace
+    assert any(a.text == "ace" for a in heard.alternatives), heard.alternatives
+    events = [r.event for r in table.hear(heard)]
+    assert events[-1].get("changed") and events[-1]["intent"] == {"type": "ask", "target": "Ben", "rank": "8"}, events
+
+    alone = _table_sorry_which_rank()
+    before = alone.game.public()
+    replies = alone.hear(fresh.hear(_sc("eight", name), alone.context()))  # PocketSphinx alone
+    assert replies[-1].text == "Eights?" and alone.game.public() == before, [r.event for r in replies]
+
+
 # -- "No, six." heard "No.": the words after the pause, heard alone ----------------------------------
 
 

@@ -4,8 +4,10 @@ The speech layer marks on the Transcript the slot values Moonshine heard in the 
 PocketSphinx's reading gives them (:meth:`PocketSphinxRecogniser._second_opinion`); the table reads
 the mark, never the audio. A correction to a check ("Twos?" -> "no three") heard so is acted on;
 PocketSphinx's two decoders agreeing alone still is not (a real FSDD "no, six" was read "nope four"
-by both), nor a value a value in play is steadily heard as (tens while sixes are in play). Real
-audio heard by both models: tests/speech/test_speech_moonshine.py.
+by both), nor a value a value in play is steadily heard as (tens while sixes are in play). So is a
+rank said again after "Sorry, I didn't catch that. Ana, which rank?" that both models heard, unless it
+is one of the ranks heard for one another (fives/nines, kings/queens, sixes/tens); the first hearing
+of a rank is still checked. Real audio heard by both models: tests/speech/test_speech_moonshine.py.
 """
 
 from __future__ import annotations
@@ -85,3 +87,56 @@ def test_typed_text_carries_no_agreement() -> None:
     table = _checking("two")
     table.hear(_heard("no three", 1.0, agreed=(("rank", "3"),), engine="text"))  # typed: acted on as typed always was
     assert table._agreed == ()
+
+
+# -- A rank named alone after "Sorry, I didn't catch that. Ana, which rank?" ----------------------------
+
+def _sorry_which_rank() -> Table:
+    table = Table.new(list(PLAYERS), Rules(), None)
+    table.start()
+    said = "ben do you have any jacks"
+    table.hear(Transcript(said, 0.3, (Alternative(said, 0.3), Alternative("ben do you have any queens", 0.28)),
+                          engine="pocketsphinx"))
+    assert table.hear(_heard("", 0.0))[-1].text == "Sorry, I didn't catch that. Ana, which rank?"
+    return table
+
+
+def _rival(text: str, confidence: float, rival: str, agreed=()) -> Transcript:
+    """A reading with another rank among the open decoder's readings (so not "said alone" by PocketSphinx)."""
+    return Transcript(text, confidence, (Alternative(text, confidence), Alternative(rival, 0.4)), engine="pocketsphinx",
+                      agreed=agreed)
+
+
+def test_a_rank_both_models_heard_at_sorry_which_rank_is_acted_on() -> None:
+    table = _sorry_which_rank()
+    replies = table.hear(_rival("eight", 0.9, "ace", agreed=(("rank", "8"),)))
+    assert _acted(replies) == {"type": "ask", "target": "Ben", "rank": "8"}, [r.event for r in replies]
+
+
+def test_the_same_rank_without_the_second_model_is_checked() -> None:
+    table = _sorry_which_rank()
+    before = table.game.public()
+    replies = table.hear(_rival("eight", 0.9, "ace"))
+    assert replies[-1].text == "Eights?" and table.game.public() == before, [r.event for r in replies]
+
+
+def test_a_rank_both_models_heard_the_first_time_is_still_checked() -> None:
+    table = Table.new(list(PLAYERS), Rules(), None)
+    table.start()
+    said = "ben do you have any jacks"
+    table.hear(Transcript(said, 0.3, (Alternative(said, 0.3), Alternative("ben do you have any queens", 0.28)),
+                          engine="pocketsphinx"))
+    before = table.game.public()
+    replies = table.hear(_heard("eight", 0.95, agreed=(("rank", "8"),)))
+    assert replies[-1].text == "Eights?" and table.game.public() == before, [r.event for r in replies]
+
+
+def test_ranks_heard_for_one_another_are_still_checked_when_both_models_agree() -> None:
+    """Fives and nines (ranks_checked), kings and queens (ranks_heard_alike), sixes and tens
+    (steadily_confused_ranks): no real evidence that the second model tells them apart."""
+    for word, rank in (("five", "5"), ("nine", "9"), ("king", "K"), ("queen", "Q"), ("six", "6"), ("ten", "10")):
+        table = _sorry_which_rank()
+        before = table.game.public()
+        replies = table.hear(_rival(word, 0.9, "ace", agreed=(("rank", rank),)))
+        assert replies[-1].text.endswith("?") and _acted(replies) is None and table.game.public() == before, \
+            (word, [r.event for r in replies])
