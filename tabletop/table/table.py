@@ -344,11 +344,11 @@ class Table:
                     return self._rule(intent, pending.text if pending.kind == "slot" else transcript.text, base)
                 if pending.kind == "slot" and heard.missing == pending.slot:
                     likely = _merge(heard.likely, pending.likely)
-                    if pending.slot == "rank" and len(pending.choices) > 2 and pending.misses >= 1 and \
-                            not pending.evidence and self._said_alone(heard, "rank", pending.choices):
-                        # Said again after "Sorry, I didn't catch that": heard alike by both decoders
-                        # with no other rank in any reading, or heard by the second model too, it is
-                        # acted on (see _said_alone).
+                    if pending.slot == "rank" and len(pending.choices) > 2 and not pending.evidence and \
+                            self._said_alone(heard, "rank", pending.choices, again=pending.misses >= 1):
+                        # Heard by the second model too, or said again after "Sorry, I didn't catch
+                        # that" and heard alike by both decoders with no other rank in any reading,
+                        # it is acted on (see _said_alone).
                         return self._rule(intent, pending.text, base)
                     if pending.slot == "rank" and len(pending.choices) > 2:
                         # A rank heard once is checked with a yes/no ("Sevens?"), far easier to hear
@@ -572,7 +572,7 @@ class Table:
         self._pending = check
         return self._question(sentences.together([sentences.OKAY, check.question]), base, intent, "confirm", check)
 
-    def _said_alone(self, heard: Understanding, slot: str, allowed: tuple[str, ...]) -> bool:
+    def _said_alone(self, heard: Understanding, slot: str, allowed: tuple[str, ...], again: bool = True) -> bool:
         """Whether the value ``heard`` gives ``slot`` is sure on its own, heard a second time (said
         again after "Sorry, I didn't catch that"): both decoders read the
         same words (confidence at least :data:`HEARD_ALIKE`), no reading held another value, the
@@ -596,7 +596,10 @@ class Table:
         rank named alone at "which rank?" that both models heard was right: FSDD 48/48, Speech
         Commands 51/51 (26 fives/nines and 4 sixes among them, kept checked all the same); a real
         SC "eight" said again after "Sorry?", read "eight" with "ace" among the readings, was checked
-        and lost its one repair."""
+        and lost its one repair. This holds at the first hearing too (``again`` false: the rank named
+        alone straight after "Ana, which rank?"), where only the second model's word counts: of those
+        that would act so, FSDD 36 and SC 32 were all right (agree16's log), where checking them all
+        left ranks right at once at 0% on both sets, every one costing a "yes"."""
         now = _evidence(heard, slot)
         if heard.intent is None or not now or _slot_json(heard.intent, slot) != now[0][0]:
             return False
@@ -608,7 +611,7 @@ class Table:
                 value in (a.symbol, b.symbol)
                 for a, b in (*vocab.ranks_checked, *vocab.ranks_heard_alike, *vocab.steadily_confused_ranks)):
             return True
-        return self._heard_alike is not None and heard.text == self._heard_alike and len(now) == 1
+        return again and self._heard_alike is not None and heard.text == self._heard_alike and len(now) == 1
 
     @staticmethod
     def _offered(pending: Pending) -> bool:

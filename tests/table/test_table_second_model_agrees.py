@@ -6,8 +6,9 @@ the mark, never the audio. A correction to a check ("Twos?" -> "no three") heard
 PocketSphinx's two decoders agreeing alone still is not (a real FSDD "no, six" was read "nope four"
 by both), nor a value a value in play is steadily heard as (tens while sixes are in play). So is a
 rank said again after "Sorry, I didn't catch that. Ana, which rank?" that both models heard, unless it
-is one of the ranks heard for one another (fives/nines, kings/queens, sixes/tens); the first hearing
-of a rank is still checked. Real audio heard by both models: tests/speech/test_speech_moonshine.py.
+is one of the ranks heard for one another (fives/nines, kings/queens, sixes/tens), and so is the
+first hearing of a rank named alone at "Ana, which rank?" (PocketSphinx's decoders agreeing alone
+still checks it there). Real audio heard by both models: tests/speech/test_speech_moonshine.py.
 """
 
 from __future__ import annotations
@@ -120,15 +121,44 @@ def test_the_same_rank_without_the_second_model_is_checked() -> None:
     assert replies[-1].text == "Eights?" and table.game.public() == before, [r.event for r in replies]
 
 
-def test_a_rank_both_models_heard_the_first_time_is_still_checked() -> None:
+def _which_rank() -> Table:
     table = Table.new(list(PLAYERS), Rules(), None)
     table.start()
     said = "ben do you have any jacks"
-    table.hear(Transcript(said, 0.3, (Alternative(said, 0.3), Alternative("ben do you have any queens", 0.28)),
-                          engine="pocketsphinx"))
-    before = table.game.public()
-    replies = table.hear(_heard("eight", 0.95, agreed=(("rank", "8"),)))
-    assert replies[-1].text == "Eights?" and table.game.public() == before, [r.event for r in replies]
+    replies = table.hear(Transcript(said, 0.3, (Alternative(said, 0.3), Alternative("ben do you have any queens", 0.28)),
+                                    engine="pocketsphinx"))
+    assert replies[-1].text.endswith("which rank?") and table.pending.misses == 0, [r.event for r in replies]
+    return table
+
+
+def test_a_rank_both_models_heard_the_first_time_is_acted_on() -> None:
+    """The rank named alone straight after "Ana, which rank?" (no "Sorry?" before it): acted on at
+    once when Moonshine heard it too, whatever other rank PocketSphinx's readings held."""
+    for transcript in (_heard("eight", 0.95, agreed=(("rank", "8"),)),
+                       _rival("eight", 0.9, "ace", agreed=(("rank", "8"),))):
+        table = _which_rank()
+        replies = table.hear(transcript)
+        assert _acted(replies) == {"type": "ask", "target": "Ben", "rank": "8"}, [r.event for r in replies]
+        assert table.pending is None or table.pending.confirms != "rank"
+
+
+def test_a_rank_the_first_time_without_the_second_model_is_checked() -> None:
+    """Without Moonshine's word the first hearing is checked, even heard alike by both of
+    PocketSphinx's decoders with no other rank in any reading (that acts only when said again)."""
+    for transcript in (_heard("eight", 0.95), _rival("eight", 0.9, "ace"), _heard("eight", 0.95, agreed=(("rank", "3"),))):
+        table = _which_rank()
+        before = table.game.public()
+        replies = table.hear(transcript)
+        assert replies[-1].text == "Eights?" and table.game.public() == before, [r.event for r in replies]
+
+
+def test_ranks_heard_for_one_another_are_checked_the_first_time_too() -> None:
+    for word, rank in (("five", "5"), ("nine", "9"), ("king", "K"), ("queen", "Q"), ("six", "6"), ("ten", "10")):
+        table = _which_rank()
+        before = table.game.public()
+        replies = table.hear(_heard(word, 0.95, agreed=(("rank", rank),)))
+        assert replies[-1].text.endswith("?") and _acted(replies) is None and table.game.public() == before, \
+            (word, [r.event for r in replies])
 
 
 def test_ranks_heard_for_one_another_are_still_checked_when_both_models_agree() -> None:
