@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import itertools
 import math
 import platform
 from dataclasses import replace
@@ -500,9 +501,9 @@ its height is card paper (as light as ``PATTERN_PAPER`` asks of a pattern's plac
 slid pile's next card lies there, the table beside a card laid alone."""
 
 
-def _paper_beside(image: np.ndarray, corners: np.ndarray) -> bool:
-    """True if card paper lies just beyond either side edge of the card with ``corners`` by its index
-    (``BESIDE_LONE_PAPER``)."""
+def _paper_beside(image: np.ndarray, corners: np.ndarray) -> tuple[bool, bool]:
+    """Whether card paper lies just beyond the side edge of the card with ``corners`` before its index corner (against
+    its top edge's way) and beyond the side edge after it (``BESIDE_LONE_PAPER``)."""
     (out_from, out_to), (down_from, down_to) = BESIDE_LONE_PAPER
     across, down = corners[1] - corners[0], corners[3] - corners[0]
     height, width = image.shape[:2]
@@ -515,7 +516,7 @@ def _paper_beside(image: np.ndarray, corners: np.ndarray) -> bool:
         return float(np.median(patch.min(axis=2))) if patch.size else 0.0
 
     paper = PATTERN_PAPER[1] * level((0.3, 0.7), (0.35, 0.65))
-    return any(level(us, (down_from, down_to)) >= paper for us in ((-out_to, -out_from), (1 + out_from, 1 + out_to)))
+    return tuple(level(us, (down_from, down_to)) >= paper for us in ((-out_to, -out_from), (1 + out_from, 1 + out_to)))
 
 
 BESIDE_LONE_ALIKE = 0.5
@@ -569,9 +570,12 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
              if r.suit is not None and r.confidence >= SURE_AT_BOTH][:BESIDE_SEEDS]
     # and a card read surely at both its indices alone, card paper beyond its side by its index: the top card of a
     # fan or a pile whose others' indices nothing found
-    seeds += [(r, c) for r, c in sorted(hidden, key=lambda rc: -rc[0].confidence)
-              if id(c) not in beside and _two_agree(r) and r.suit is not None and r.confidence >= SURE_AT_BOTH
-              and _paper_beside(image, c.corners)][:BESIDE_LONE_SEEDS]
+    # (the paper looked at last, for the surest only until one has it: its medians are the costly part)
+    paper_sides: dict[int, tuple[bool, bool]] = {}
+    lone_seeds = ((r, c) for r, c in sorted(hidden, key=lambda rc: -rc[0].confidence)
+                  if id(c) not in beside and _two_agree(r) and r.suit is not None and r.confidence >= SURE_AT_BOTH
+                  and any(paper_sides.setdefault(id(c), _paper_beside(image, c.corners))))
+    seeds += list(itertools.islice(lone_seeds, BESIDE_LONE_SEEDS))
     hidden = list(hidden)
     tried: list[np.ndarray] = []
     for seed, cand in seeds:
@@ -584,7 +588,8 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
         if lone:  # the cards of its fan are turned against it by a step no card read gives; its index corner's only
             # a fan's cards before its top card along the top edge are turned back, those after it on
             strips = [(first, _turned_about(at, at[0], turn), BESIDE_LONE_TOP, BESIDE_LONE_INK, 1 if turn > 0 else -1)
-                      for first, at, _, _, _ in strips[:1] for turn in BESIDE_LONE_TURNS]
+                      for first, at, _, _, _ in strips[:1] for turn in BESIDE_LONE_TURNS
+                      if paper_sides[id(cand)][turn > 0]]  # only a side with card paper beyond it
         for corners, seed_inset, first in [(c, first.glyph[0], first) for first, at, level, contrast, side in strips
                                            for c in _beside(image, first, at, _fan_turn(at, hidden), level, contrast, side)]:
             if lone and _glyph_likeness(image, first.glyph, cand.corners, corners) < BESIDE_LONE_ALIKE:
