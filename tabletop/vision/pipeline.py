@@ -893,6 +893,11 @@ def _lines(ink: np.ndarray, length: float) -> np.ndarray:
     return cv2.dilate(lines, np.ones((3, 3), np.uint8))
 
 
+BESIDE_SIDE_KEEP = 3.0
+"""Where ``_beside`` looks at one side of a card alone, its strip runs this many glyph heights past the read glyph on
+the other (the read glyph whole, and the paper round it for the closing that finds ink)."""
+
+
 def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0, level: float = BESIDE_TOP,
             contrast: tuple[float, float] = BESIDE_INK, side: int = 0) -> list[np.ndarray]:
     """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
@@ -905,11 +910,17 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0, level: f
     target = VIEW_CORNERS
     to_view = cv2.getPerspectiveTransform(at.astype(np.float32), target)
     reach = int(BESIDE_REACH * width)
-    before, after = (reach if side <= 0 else 0), (reach if side >= 0 else 0)
+    # the strip's view columns: one side looked at alone stops this many glyph heights past the read glyph (the card's
+    # own print beyond it is no card beside it)
+    keep = int(BESIDE_SIDE_KEEP * gh)
+    start = -reach if side <= 0 else max(0, int(gx) - keep)
+    end = VIEW_W + reach if side >= 0 else min(VIEW_W, int(gx + gw) + keep)
+    before = -start
     top, bottom = int(gy - gh), int(gy + 2 * gh)
     shift = np.array([[1, 0, before], [0, 1, -top], [0, 0, 1]], np.float64)
-    strip = cv2.warpPerspective(image, shift @ to_view, (before + VIEW_W + after, bottom - top), flags=cv2.INTER_LINEAR,
+    strip = cv2.warpPerspective(image, shift @ to_view, (end - start, bottom - top), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
+    looked = side
     dark = strip.min(axis=2)
     side = 2 * int(gh) + 1
     # the paper round a glyph: the lightest a glyph's height and more round it, the darkest of those a glyph's height
@@ -933,8 +944,8 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0, level: f
     out = []
     for x, lower in sorted(starts, key=lambda s: abs(s[0] - before - gx)):
         moved = x - before - gx  # view pixels along the top edge from the read glyph to this one
-        if abs(moved) < BESIDE_DIGITS * gh:
-            continue  # the read glyph itself
+        if abs(moved) < BESIDE_DIGITS * gh or moved * looked < 0:
+            continue  # the read glyph itself, or ink on the side not looked at
         moved_view = np.vstack([target, [[gx + moved, gy + lower]]]).astype(np.float32) + np.float32([moved, lower])
         moved_view[4] = (gx + moved, gy + lower)  # the glyph found: the card is turned about it, where its ink is
         points = cv2.perspectiveTransform(moved_view[None], from_view)[0]
