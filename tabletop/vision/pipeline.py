@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import itertools
 import math
 import platform
 from dataclasses import replace
@@ -500,9 +501,9 @@ its height is card paper (as light as ``PATTERN_PAPER`` asks of a pattern's plac
 slid pile's next card lies there, the table beside a card laid alone."""
 
 
-def _paper_beside(image: np.ndarray, corners: np.ndarray) -> bool:
-    """True if card paper lies just beyond either side edge of the card with ``corners`` by its index
-    (``BESIDE_LONE_PAPER``)."""
+def _paper_beside(image: np.ndarray, corners: np.ndarray) -> tuple[bool, bool]:
+    """Whether card paper lies just beyond the side edge of the card with ``corners`` before its index corner (against
+    its top edge's way) and beyond the side edge after it (``BESIDE_LONE_PAPER``)."""
     (out_from, out_to), (down_from, down_to) = BESIDE_LONE_PAPER
     across, down = corners[1] - corners[0], corners[3] - corners[0]
     height, width = image.shape[:2]
@@ -515,7 +516,7 @@ def _paper_beside(image: np.ndarray, corners: np.ndarray) -> bool:
         return float(np.median(patch.min(axis=2))) if patch.size else 0.0
 
     paper = PATTERN_PAPER[1] * level((0.3, 0.7), (0.35, 0.65))
-    return any(level(us, (down_from, down_to)) >= paper for us in ((-out_to, -out_from), (1 + out_from, 1 + out_to)))
+    return tuple(level(us, (down_from, down_to)) >= paper for us in ((-out_to, -out_from), (1 + out_from, 1 + out_to)))
 
 
 BESIDE_LONE_ALIKE = 0.5
@@ -569,9 +570,12 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
              if r.suit is not None and r.confidence >= SURE_AT_BOTH][:BESIDE_SEEDS]
     # and a card read surely at both its indices alone, card paper beyond its side by its index: the top card of a
     # fan or a pile whose others' indices nothing found
-    seeds += [(r, c) for r, c in sorted(hidden, key=lambda rc: -rc[0].confidence)
-              if id(c) not in beside and _two_agree(r) and r.suit is not None and r.confidence >= SURE_AT_BOTH
-              and _paper_beside(image, c.corners)][:BESIDE_LONE_SEEDS]
+    # (the paper looked at last, for the surest only until one has it: its medians are the costly part)
+    paper_sides: dict[int, tuple[bool, bool]] = {}
+    lone_seeds = ((r, c) for r, c in sorted(hidden, key=lambda rc: -rc[0].confidence)
+                  if id(c) not in beside and _two_agree(r) and r.suit is not None and r.confidence >= SURE_AT_BOTH
+                  and any(paper_sides.setdefault(id(c), _paper_beside(image, c.corners))))
+    seeds += list(itertools.islice(lone_seeds, BESIDE_LONE_SEEDS))
     hidden = list(hidden)
     tried: list[np.ndarray] = []
     for seed, cand in seeds:
@@ -584,7 +588,8 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
         if lone:  # the cards of its fan are turned against it by a step no card read gives; its index corner's only
             # a fan's cards before its top card along the top edge are turned back, those after it on
             strips = [(first, _turned_about(at, at[0], turn), BESIDE_LONE_TOP, BESIDE_LONE_INK, 1 if turn > 0 else -1)
-                      for first, at, _, _, _ in strips[:1] for turn in BESIDE_LONE_TURNS]
+                      for first, at, _, _, _ in strips[:1] for turn in BESIDE_LONE_TURNS
+                      if paper_sides[id(cand)][turn > 0]]  # only a side with card paper beyond it
         for corners, seed_inset, first in [(c, first.glyph[0], first) for first, at, level, contrast, side in strips
                                            for c in _beside(image, first, at, _fan_turn(at, hidden), level, contrast, side)]:
             if lone and _glyph_likeness(image, first.glyph, cand.corners, corners) < BESIDE_LONE_ALIKE:
@@ -888,6 +893,11 @@ def _lines(ink: np.ndarray, length: float) -> np.ndarray:
     return cv2.dilate(lines, np.ones((3, 3), np.uint8))
 
 
+BESIDE_SIDE_KEEP = 3.0
+"""Where ``_beside`` looks at one side of a card alone, its strip runs this many glyph heights past the read glyph on
+the other (the read glyph whole, and the paper round it for the closing that finds ink)."""
+
+
 def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0, level: float = BESIDE_TOP,
             contrast: tuple[float, float] = BESIDE_INK, side: int = 0) -> list[np.ndarray]:
     """Quads of the cards whose index glyphs lie beside ``seed``'s (read at the index corner of the quad ``at``) along
@@ -900,11 +910,17 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0, level: f
     target = VIEW_CORNERS
     to_view = cv2.getPerspectiveTransform(at.astype(np.float32), target)
     reach = int(BESIDE_REACH * width)
-    before, after = (reach if side <= 0 else 0), (reach if side >= 0 else 0)
+    # the strip's view columns: one side looked at alone stops this many glyph heights past the read glyph (the card's
+    # own print beyond it is no card beside it)
+    keep = int(BESIDE_SIDE_KEEP * gh)
+    start = -reach if side <= 0 else max(0, int(gx) - keep)
+    end = VIEW_W + reach if side >= 0 else min(VIEW_W, int(gx + gw) + keep)
+    before = -start
     top, bottom = int(gy - gh), int(gy + 2 * gh)
     shift = np.array([[1, 0, before], [0, 1, -top], [0, 0, 1]], np.float64)
-    strip = cv2.warpPerspective(image, shift @ to_view, (before + VIEW_W + after, bottom - top), flags=cv2.INTER_LINEAR,
+    strip = cv2.warpPerspective(image, shift @ to_view, (end - start, bottom - top), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
+    looked = side
     dark = strip.min(axis=2)
     side = 2 * int(gh) + 1
     # the paper round a glyph: the lightest a glyph's height and more round it, the darkest of those a glyph's height
@@ -928,8 +944,8 @@ def _beside(image: np.ndarray, seed, at: np.ndarray, turn: float = 0.0, level: f
     out = []
     for x, lower in sorted(starts, key=lambda s: abs(s[0] - before - gx)):
         moved = x - before - gx  # view pixels along the top edge from the read glyph to this one
-        if abs(moved) < BESIDE_DIGITS * gh:
-            continue  # the read glyph itself
+        if abs(moved) < BESIDE_DIGITS * gh or moved * looked < 0:
+            continue  # the read glyph itself, or ink on the side not looked at
         moved_view = np.vstack([target, [[gx + moved, gy + lower]]]).astype(np.float32) + np.float32([moved, lower])
         moved_view[4] = (gx + moved, gy + lower)  # the glyph found: the card is turned about it, where its ink is
         points = cv2.perspectiveTransform(moved_view[None], from_view)[0]
