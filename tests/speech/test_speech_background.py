@@ -142,7 +142,7 @@ def test_an_ask_whose_slots_the_open_decoder_heard_is_acted_on_in_other_words_ar
         assert u.intent.target == "Ben" and u.intent.rank is rank, (said, heard.text, heard.confidence, u, trace)
         # Before: backed 0.6-0.7 by the padded reading, asked back.
         assert trace.get("slots_backed", 1.0) < SLOTS_BACKED and trace["agreement"] == SLOTS_BACKED, trace
-        # An ask of nines is checked whatever the readings hold (RANKS_CHECKED, fifteenth session)
+        # An ask of nines is checked whatever the readings hold (ranks_checked, fifteenth session)
         assert not u.act and trace.get("confusable_heard") == "5", trace
     # Only exactly the slot values, and no other command, back a reading that way.
     alike = r._slots_heard_alike

@@ -112,8 +112,8 @@ CONFUSABLE_HEARD_MIN = 1
 # "ana any nines" by the grammar and "ana any nines that" by the open decoder (no five among its 25
 # readings) and acted on as an ask of nines (20 dB pairs game seed 4104, fifteenth session; 10 utterances
 # to repair). In eight 20 dB pairs traces (seeds 4103-4105) that asks 10 right asks of fives or nines
-# acted on before (about one a game) and catches that wrong one.
-RANKS_CHECKED = ("5", "9")
+# acted on before (about one a game) and catches that wrong one. Which ranks: vocabulary.yaml's
+# ``ranks_checked``, the one list the table's checks of corrections read too.
 RANKS_CHECKED_IN = ("book", "ask")
 # A question to tabletop (whose turn, the score, help) backed only by _agreement's loosest rules (most
 # words in common with one of the open decoder's three best readings, 0.7, or all its words among one of
@@ -538,7 +538,7 @@ class PocketSphinxRecogniser:
         the open decoder's 25 readings held an eight (the simulated pairs game, seed 4101). Such a
         reading is asked about ("Ana, aces?"); a rank whose partner no reading holds is left alone.
         Ranks whose words sound close (``ranks_heard_alike``: kings and queens) are checked the same way.
-        A book or an ask of fives or nines is checked whatever the readings hold (see ``RANKS_CHECKED``)."""
+        A book or an ask of fives or nines is checked whatever the readings hold (vocabulary.yaml's ``ranks_checked``)."""
         try:
             from tabletop.language.understand import slot_values_said
             from tabletop.language.vocabulary import load_vocabulary
@@ -553,8 +553,9 @@ class PocketSphinxRecogniser:
                 value = ("rank", partner.symbol)
                 if sum(1 for t in nbest if t and value in slot_values_said(t, players)) >= CONFUSABLE_HEARD_MIN:
                     return value[1]
-            if getattr(mine, "type", None) in RANKS_CHECKED_IN and rank.symbol in RANKS_CHECKED:
-                return next((p.symbol for p in partners if p.symbol in RANKS_CHECKED), rank.symbol)
+            checked = {r.symbol for pair in vocab.ranks_checked for r in pair}
+            if getattr(mine, "type", None) in RANKS_CHECKED_IN and rank.symbol in checked:
+                return next((p.symbol for p in partners if p.symbol in checked), rank.symbol)
         except Exception:  # noqa: BLE001 - a parser failure leaves the reading as it was
             return None
         return None
