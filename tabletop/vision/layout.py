@@ -107,15 +107,22 @@ def lies_at(place: np.ndarray, card: np.ndarray) -> bool:
     return bool(np.linalg.norm(turned[0] - place[0]) < LAYOUT_FREE * _short(place))
 
 
-def pattern_places(read: list[np.ndarray], book_size: int = 4) -> list[np.ndarray]:
+def pattern_places(read: list[np.ndarray], book_size: int = 4, both: list[bool] | None = None) -> list[np.ndarray]:
     """Corners (index corner first) of the places where the other cards of a pattern laid as ``read`` (the corners of
     two or three cards of one rank read surely, index corner first, a card read at an index corner first) must lie,
-    those that most pairs of cards read agree on first, then the nearest; none where a card read lies (``lies_at``)."""
+    those that most pairs of cards read agree on first, then the nearest; none where a card read lies (``lies_at``).
+    ``both``: for each card read, whether it was read at both its index corners (its far one read, not guessed)."""
     # each read from its index corner on the side most of them were read at (a fan's or a pile's top card may be read
     # at its far index, or its outline start there, where the cards under it hide theirs); one lying otherwise is no
-    # part of the pattern
+    # part of the pattern. A card read at one index only is turned to its other side by a corner guessed from its
+    # size (a fan's card at a twentieth of a card off): the side that turns fewest such cards is taken, then the most
+    # read at
+    both = list(both) if both is not None else [False] * len(read)
     across = read[0][1] - read[0][0]
-    if sum(float(across @ (b[1] - b[0])) < 0 for b in read[1:]) * 2 > len(read) - 1:
+    other_side = [float(across @ (b[1] - b[0])) < 0 for b in read[1:]]
+    guessed_here = sum(o and not b for o, b in zip(other_side, both[1:]))  # guessed were read[0]'s side kept
+    guessed_there = (not both[0]) + sum(not o and not b for o, b in zip(other_side, both[1:]))
+    if guessed_there < guessed_here or guessed_there == guessed_here and sum(other_side) * 2 > len(read) - 1:
         read = [read[0][[2, 3, 0, 1]]] + list(read[1:])
     read = [read[0]] + [b for b in (same_way(read[0], b) for b in read[1:]) if b is not None]
     if not 2 <= len(read) < book_size:

@@ -650,7 +650,8 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
     """``hidden`` (corner reads: (reading, hypothesis)) with the cards of a book's pattern that no hypothesis read: where
     two or three cards of a rank read surely (``whole``, (reading, corners), and ``hidden``), each naming its own suit,
     lie as a row, a fan, a slid pile or a square lies, the places the others must lie (``layout.pattern_places``) are
-    read at the read cards' size and way round, and moved a little where they read the rank unsurely (``_read_near``);
+    read at the read cards' size and way round, and moved where they read the rank unsurely: to the glyph read there,
+    then a little about (``_read_near``);
     where three are read, the likeliest that read no rank at all are read moved too (``PATTERN_UNREAD``). A card read
     there is kept when it reads the rank surely (``SURE_AT_BOTH``) naming a suit none of them names; an unsure read
     of its rank there gives way to it (``_taken_at``)."""
@@ -670,11 +671,14 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
         if len(suits) < len(cards):
             continue  # a card read twice, or a suit misread: no pattern to go by
         # a card read at its index corner first: its corners start at the index that shows
-        read = [corners for _, corners, corner in sorted(cards, key=lambda c: not c[2])]
+        cards = sorted(cards, key=lambda c: not c[2])
+        read = [corners for _, corners, _ in cards]
+        glyphs = [r.glyph for r, _, corner in cards if corner and r.glyph is not None]
+        own = tuple(np.median(np.array(glyphs, np.float32), axis=0)) if glyphs else None
         whole_only = not any(corner for _, _, corner in cards)
         taken = [corners for _, corners, _ in sure]
         unread = []  # places that read no rank where they lie
-        for place in pattern_places(read):
+        for place in pattern_places(read, both=[_two_agree(r) for r, _, _ in cards]):
             if left <= 0:
                 break
             x, y = place[0]
@@ -684,7 +688,7 @@ def _rest_of_pattern(image: np.ndarray, whole: list[tuple], hidden: list[tuple],
                 continue  # a card read surely there
             if not _paper_like(image, place, read[0]):
                 continue  # the table, not a card
-            reading, corners, used = _read_near(image, place, reader, left, whole_only, trace)
+            reading, corners, used = _read_near(image, place, reader, left, whole_only, trace, own=own)
             left -= used
             if reading.rank is None and used == 1:
                 unread.append(place)
@@ -763,13 +767,43 @@ edge and down its side: two or three cards' corners, each hung on its index to a
 off, more so three steps on and round a fan's turn (the reader's own leeway is about 0.05)."""
 
 
+PATTERN_SNAP = 0.3
+"""Where a pattern's place reads a rank unsurely, it is read again moved so that the rank glyph it reads lies where the
+read cards' glyphs lie in their views (their index corners as read: two or three cards' corners put the next a tenth
+of a card off, which the reader's leeway of about 0.05 does not cover), when that is no more than this share of its
+short side away."""
+
+
+PATTERN_SNAP_GLYPH = (0.7, 1.4)
+"""... and only to a glyph whose width and height are within these shares of the read cards' glyph's."""
+
+
+def _snapped(place: np.ndarray, glyph: tuple, own: tuple) -> np.ndarray | None:
+    """``place`` moved so that the glyph read in its view at ``glyph`` (x, y, w, h in view pixels) lies at ``own``
+    (the read cards' glyph), or None when that is further than ``PATTERN_SNAP`` or the glyph is not one of theirs
+    (``PATTERN_SNAP_GLYPH``: a pip's part, a court picture's)."""
+    low, high = PATTERN_SNAP_GLYPH
+    if not all(low <= seen / max(1.0, mine) <= high for seen, mine in ((glyph[2], own[2]), (glyph[3], own[3]))):
+        return None
+    to_frame = cv2.getPerspectiveTransform(VIEW_CORNERS, place.astype(np.float32))
+    points = np.array([[[glyph[0] + glyph[2] / 2, glyph[1] + glyph[3] / 2]], [[own[0] + own[2] / 2, own[1] + own[3] / 2]]],
+                      np.float32)
+    seen, wanted = cv2.perspectiveTransform(points, to_frame)[:, 0]
+    shift = seen - wanted
+    if _length(shift) > PATTERN_SNAP * _length(place[1] - place[0]):
+        return None
+    return (place + shift).astype(np.float32)
+
+
 def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int, either_way: bool,
-               trace: list[Hypothesis] | None = None, moved_only: bool = False) -> tuple:
+               trace: list[Hypothesis] | None = None, moved_only: bool = False, own: tuple | None = None) -> tuple:
     """(reading, corners, reads made): the surest read naming a suit of ``place`` moved by ``PATTERN_NUDGES``, up to
     ``left`` reads, stopping at a sure one, and moved only where the place itself reads a rank, even unsurely (an index
     lies there, a little off: where no rank is read, mostly no index lies). Where the place itself reads no rank and
     the pattern is of whole cards (``either_way``: a whole card's outline starts at either index corner), the card
-    turned half round is read too. ``moved_only``: a place read already that read no rank, read moved only."""
+    turned half round is read too. ``moved_only``: a place read already that read no rank, read moved only. ``own``:
+    the read cards' rank glyph (x, y, w, h in their views); where the place itself reads a rank unsurely, it is read
+    next moved to the glyph read there (``_snapped``)."""
     across, down = place[1] - place[0], place[3] - place[0]
     best, used = None, 0
     for k, (u, v) in enumerate(PATTERN_NUDGES[1:] if moved_only else PATTERN_NUDGES):
@@ -793,6 +827,18 @@ def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int, 
             break
         if k == 0 and not moved_only and reading.rank is None:
             break
+        if k == 0 and own is not None and reading.glyph is not None and used < left:
+            # the glyph read there says where the card's index corner is
+            snapped = _snapped(corners, reading.glyph, own)
+            if snapped is not None:
+                again = _read_corners(image, snapped, reader)
+                used += 1
+                if trace is not None:
+                    trace.append(Hypothesis(snapped, "corner", again))
+                if again.suit is not None and (best[0].suit is None or again.confidence > best[0].confidence):
+                    best = (again, snapped)
+                if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH:
+                    break
     return best[0], best[1], used
 
 

@@ -87,6 +87,9 @@ LAID_WHERE_THE_REST_LIES = {  # held-out tables and seeds (neither tuned on nor 
     # on dark wood in dim light, full HD: the fourth king's place lies a tenth of a card off its index and reads
     # nothing there; moved about (``pipeline.PATTERN_UNREAD``), it reads the king of hearts
     "row, full HD, a place off its index": ("book_row", 600008, "fullhd"),
+    # on marble in glare, HD: two nines read in most frames; where the other two lie a tenth of a card off the places
+    # the two put them at, the glyph read there puts them on their index (``pipeline.PATTERN_SNAP``)
+    "fan, HD, a place moved to the glyph read there": ("book_fan", 602004, "hd"),
 }
 
 
@@ -128,3 +131,60 @@ def test_a_pattern_place_that_reads_nothing_where_it_lies_is_read_moved_about(mo
     assert len(kings()) == 4
     monkeypatch.setattr(pipeline, "PATTERN_UNREAD", 0)
     assert len(kings()) == 3
+
+
+def test_a_card_read_at_both_indices_is_turned_rather_than_one_whose_far_corner_is_guessed() -> None:
+    """A fan's top card read at its far index (and its near one: both read) and a card under it read at its index only,
+    hung a tenth too large (its size guessed): the pattern is taken at the index side, the top card's index read, not
+    at the far side, the other's far corner guessed from its size a tenth of a card off."""
+    fan = [_fan_card(i) for i in range(4)]
+    origin = fan[1][0]
+    guessed = (origin + (fan[1] - origin) * 1.1).astype(np.float32)  # read at its index, hung at 1.1 of its size
+    top = fan[3][[2, 3, 0, 1]]  # read at its far index first
+    places = pattern_places([guessed, top], both=[False, True])
+    for missing in (fan[0], fan[2]):  # where their indices lie (read there at the read cards' size)
+        assert min(np.linalg.norm(p[0] - missing[0]) for p in places) < 0.05 * CARD_PX
+        assert min(np.linalg.norm(p[0] - missing[0]) for p in pattern_places([guessed, top])) > 0.5 * CARD_PX
+    # both read at one index: the side most were read at, as before
+    before, unknown = pattern_places([guessed, top]), pattern_places([guessed, top], both=[False, False])
+    assert len(before) == len(unknown) and all(np.array_equal(a, b) for a, b in zip(before, unknown))
+
+
+@pytest.mark.skipif(not scenes.real_faces_available(), reason=f"real card faces not found at {scenes.FACES_DIR}")
+def test_a_pattern_place_is_moved_to_the_glyph_read_there(monkeypatch) -> None:
+    """The fan of nines above in the frame that shows it whole: the last two nines lie off their places, which read
+    them unsurely; each read again moved so that the glyph read there lies where the read nines' glyphs lie in their
+    views, all four are read surely. Not moved so, three are."""
+    from tabletop.cards import Rank
+    from tabletop.vision import pipeline, see
+    from tabletop.vision.books import SURE
+
+    layout, seed, camera = LAID_WHERE_THE_REST_LIES["fan, HD, a place moved to the glyph read there"]
+    frame = scenes.frames(scenes.compose(seed, split="held_out", layout=layout, camera=camera), 5)[3]
+
+    def nines() -> set:
+        return {d.suit for d in see(frame) if d.rank is Rank.NINE and d.confidence >= SURE}
+
+    assert len(nines()) == 4
+    monkeypatch.setattr(pipeline, "PATTERN_SNAP", 0.0)
+    assert len(nines()) == 3
+
+
+def test_a_place_is_moved_only_to_a_glyph_of_the_read_cards_size() -> None:
+    """``pipeline._snapped``: the place moved by as much as the glyph read in its view lies from the read cards' glyph,
+    in frame pixels; not to a glyph of another size (a pip's part) nor one too far off."""
+    from tabletop.vision.pipeline import _snapped
+
+    place = _card(0.0, 0.0, 10.0)
+    own = (15.0, 18.0, 16.0, 28.0)  # view pixels
+    moved = _snapped(place, (25.0, 24.0, 16.0, 28.0), own)  # seen 10 view pixels right of, 6 below where it should
+    assert moved is not None
+    assert np.allclose(moved - place, moved[0] - place[0], atol=1e-3)  # moved, not turned nor scaled
+    across = (place[1] - place[0]) / np.linalg.norm(place[1] - place[0])
+    down = (place[3] - place[0]) / np.linalg.norm(place[3] - place[0])
+    from tabletop.vision.finder import VIEW_MARGIN, VIEW_W
+    per_view_pixel = np.linalg.norm(place[1] - place[0]) / (VIEW_W - 1 - 2 * VIEW_MARGIN)
+    assert np.allclose([(moved[0] - place[0]) @ across, (moved[0] - place[0]) @ down],
+                       [10 * per_view_pixel, 6 * per_view_pixel], atol=0.5)
+    assert _snapped(place, (25.0, 24.0, 5.0, 9.0), own) is None  # a fleck, not a glyph like theirs
+    assert _snapped(place, (80.0, 24.0, 16.0, 28.0), own) is None  # further than PATTERN_SNAP of a width
