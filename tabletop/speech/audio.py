@@ -181,7 +181,7 @@ def _parse_wav(data: bytes, name: str) -> Utterance:
     if len(samples) == 0:
         raise InvalidInputError(f"{name}: the WAV file holds no audio", code="empty")
     if channels == 1 and rate == SAMPLE_RATE:
-        return Utterance(samples.astype(np.int16), source=name)
+        return Utterance(_dithered(samples.astype(np.int16)), source=name)
     if len(samples) // channels > MAX_CONVERTED_SECONDS * rate:
         raise InvalidInputError(f"{name}: over {MAX_CONVERTED_SECONDS // 60} minutes; cut it into single utterances",
                                 code="too-long")
@@ -189,7 +189,32 @@ def _parse_wav(data: bytes, name: str) -> Utterance:
     out = resample(mixed, rate, SAMPLE_RATE)
     if len(out) == 0:
         raise InvalidInputError(f"{name}: the WAV file holds no audio", code="empty")
-    return Utterance(np.clip(np.round(out), -32768, 32767).astype(np.int16), source=name)
+    return Utterance(_dithered(np.clip(np.round(out), -32768, 32767).astype(np.int16)), source=name)
+
+
+DITHER_DB = -60.0  # the faint floor given to a file whose silence is digital zero (as ``pad`` gives)
+ZERO_RUN = 160  # 10 ms of samples exactly zero: no microphone's self-noise is ever that quiet
+
+
+def _dithered(samples: np.ndarray) -> np.ndarray:
+    """``samples`` with a faint noise floor (``DITHER_DB``, like a microphone's self-noise) added
+    when the file's floor is exactly zero: a synthesiser's output written straight to a WAV (espeak-ng
+    ``-w``) is digital silence around the words, which the decoders' noise and mean estimates take
+    badly (PocketSphinx heard espeak-ng's "Ben, do you have any sevens" as nothing). Only a file with
+    a 10 ms stretch of exact zeros is touched (no microphone is that quiet); the floor goes under the
+    whole file, as ``pad`` gives it (a floor under the silence alone still lost the sevens). The noise
+    is seeded by the file's length, so a file is always heard alike."""
+    if len(samples) < ZERO_RUN or np.count_nonzero(samples) == len(samples):
+        return samples
+    zero = samples == 0
+    edges = np.diff(np.concatenate(([0], zero.view(np.int8), [0])))
+    runs = np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
+    if runs.max() < ZERO_RUN:
+        return samples
+    rng = np.random.default_rng(len(samples))
+    amp = 32768.0 * 10 ** (DITHER_DB / 20.0)
+    out = samples.astype(np.float64) + rng.normal(0.0, amp, len(samples))
+    return np.clip(np.round(out), -32768, 32767).astype(np.int16)
 
 
 def wav_bytes(utterance: Utterance) -> bytes:

@@ -18,8 +18,10 @@ Prints, per recogniser, real voices first:
   clean and with babble + table noise at 20, 10 and 6 dB SNR);
 - the same, said in the game phase it belongs to and heard with that phase's context (the
   game path: narrower grammars), and the ceiling of each (a perfect transcript's score);
-- the share of chatter wrongly turned into an intent, clean and at 20 dB, and at 10 and 6 dB, and
-  of noise alone (room noise, card clicks, other people talking);
+- the share of chatter wrongly turned into an intent by the recogniser alone (whole grammar, no
+  context), clean and at 20 dB, and at 10 and 6 dB; the share a real table acts on, heard in a game
+  phase, at each level on its own (``--chatter-only``: only these); and noise alone wrongly accepted
+  (room noise, card clicks, other people talking);
 - decode time after the end of speech (median, p95: streamed decode, then the final step),
   whole-file decode time, and the real-time factor.
 """
@@ -567,19 +569,7 @@ def bench_synth(recogniser, n: int, chatter_n: int) -> None:
     if errors:
         print("  some misses:")
         print("\n".join(errors))
-    chatter = chatter_set(chatter_n)
-    for snrs in ((None, 20), (10, 6)):
-        accepted = 0
-        for i, text in enumerate(chatter):
-            snr = snrs[i % 2]
-            u = synth.realistic(text, voice=BENCH_VOICES[i % len(BENCH_VOICES)], speed=SPEEDS[i % 3], snr_db=snr, seed=i)
-            heard = recogniser.hear(u)
-            if intent_json(heard) is not None:
-                accepted += 1
-                if accepted <= 3:
-                    print(f"    chatter accepted ({snr or 'clean'}): {text!r} -> {heard.text!r}")
-        label = " / ".join("clean" if s is None else f"{s} dB" for s in snrs)
-        print(f"  chatter accepted as a command, {label}: {pct(accepted, len(chatter))}")
+    bench_chatter(recogniser, chatter_n)
     accepted = 0
     for k in range(chatter_n // 2):
         heard = recogniser.hear(noise_alone(k, seed=9100))
@@ -594,6 +584,116 @@ def bench_synth(recogniser, n: int, chatter_n: int) -> None:
     w = sorted(wholes)
     print(f"  whole-file decode: median {statistics.median(w):.0f} ms, p95 {w[int(0.95 * (len(w) - 1))]:.0f} ms")
     print(f"  real-time factor (CPU s per audio s): {cpu_s / max(audio_s, 1e-9):.3f}")
+
+
+TABLE_PHASES = ("ask", "answer", "count", "rank")  # the phases tableside brings a real table to
+
+
+def bench_chatter(recogniser, chatter_n: int, verbose: bool = False, shift: int = 0) -> dict:
+    """Synthesised chatter (off-grammar sentences), two measures:
+
+    * the recogniser alone (the older row, kept): heard against the whole grammar with no game
+      context and parsed to a command, half the sentences at each of two levels per row;
+    * what the TABLE does with it (the figure that matters): every sentence at every level on its
+      own (clean, 20, 10, 6 dB), heard by a real table in a game phase (the ask, the answer after
+      "Ben, do you have any sevens?", the count after "How many?", the rank after "Ana, which
+      rank?"; a quarter each) with that phase's context, acted on (a game change or a control:
+      the harm) or asked about (no harm, a question).
+
+    ``shift`` (``--chatter-shift``) moves every sentence to another voice, speed, phase and noise:
+    material to develop on that is not the reported one (0)."""
+    import tableside
+
+    chatter = chatter_set(chatter_n)
+    for snrs in ((None, 20), (10, 6)):
+        accepted = 0
+        for i, text in enumerate(chatter):
+            snr = snrs[i % 2]
+            u = synth.realistic(text, voice=BENCH_VOICES[i % len(BENCH_VOICES)], speed=SPEEDS[i % 3], snr_db=snr, seed=i)
+            heard = recogniser.hear(u)
+            if intent_json(heard) is not None:
+                accepted += 1
+                if accepted <= 3:
+                    print(f"    chatter accepted ({snr or 'clean'}): {text!r} -> {heard.text!r}")
+        label = " / ".join("clean" if s is None else f"{s} dB" for s in snrs)
+        print(f"  chatter parsed to a command by the recogniser alone (whole grammar, no game context), {label}: "
+              f"{pct(accepted, len(chatter))}")
+    tally: dict = {}
+    for snr in SNRS:
+        acted = asked = 0
+        for i, text in enumerate(chatter):
+            j = i + shift
+            phase = TABLE_PHASES[(i + shift) % len(TABLE_PHASES)]
+            u = synth.realistic(text, voice=BENCH_VOICES[j % len(BENCH_VOICES)], speed=SPEEDS[j % 3], snr_db=snr,
+                                seed=i + 1000 * shift)
+            table = tableside.new_table(PLAYERS)
+            tableside.to_phase(table, phase)
+            heard, replies = tableside.hear(table, recogniser, u)
+            out = tableside.outcome(replies)
+            acted += out.kind == "acted"
+            asked += out.kind == "asked"
+            if out.kind == "acted" or verbose:
+                print(f"    chatter {out.kind} by the table ({snr or 'clean'}, {phase}): {text!r} heard {heard.text!r} -> "
+                      f"{out.intent}")
+        tally[snr] = (acted, asked, len(chatter))
+        print(f"  chatter acted on by the table, {'clean' if snr is None else f'{snr} dB'}: {pct(acted, len(chatter))}"
+              f" (asked about {pct(asked, len(chatter))})")
+    return tally
+
+
+_SAME_ACT = ({"no", "go_fish"}, {"yes", "answer"})  # right after an ask the referee rules them alike
+
+
+def _acted_as_said(acted: dict | None, said: dict) -> bool:
+    """Whether the table acted on the intent said: its type (a "no" to an ask is the go fish it
+    rules; a correction's value is whatever it fills) and every slot said, as said (the table fills
+    in slots nobody said: the asker)."""
+    if acted is None:
+        return False
+    kinds = {acted.get("type"), said.get("type")}
+    # a correction's slot said where tabletop asks for it ("one" at "How many?", "jacks" at "which
+    # rank?") fills the question: the answer, the ask, acted with that value
+    if len(kinds) > 1 and said.get("type") != "correct" and not any(kinds <= same for same in _SAME_ACT):
+        return False
+    return all(acted.get(k) == v for k, v in said.items() if k != "type" and v is not None)
+
+
+def bench_commands_in_table(recogniser, n: int, shift: int = 0, verbose: bool = False) -> dict:
+    """Synthesised commands said in a real table's phase (the ask; the answer after "Ben, do you have
+    any sevens?"; the count after "How many?"; the rank after "Ana, which rank?"), sampled from the
+    sentences of that table's own context, every sentence at every level on its own (clean, 20,
+    10, 6 dB): acted on as said / acted on WRONGLY (another intent: the harm) / asked about / nothing.
+    ``shift`` moves every sentence to other sentences, voices, speeds and noise (develop on 1+, report 0)."""
+    import tableside
+
+    tally: dict = {}
+    for snr in SNRS:
+        counts = {"right": 0, "wrong": 0, "asked": 0, "none": 0}
+        for p, phase in enumerate(TABLE_PHASES):
+            table = tableside.new_table(PLAYERS)
+            tableside.to_phase(table, phase)
+            sents = sample_sentences(PLAYERS, max(1, n // len(TABLE_PHASES)), seed=8300 + 10 * p + 1000 * shift,
+                                     context=table.context())
+            for i, (text, intent) in enumerate(sents):
+                j = i + p + shift
+                u = synth.realistic(text, voice=BENCH_VOICES[j % len(BENCH_VOICES)], speed=SPEEDS[j % 3], snr_db=snr,
+                                    seed=8300 + 100 * p + i + 1000 * shift)
+                table = tableside.new_table(PLAYERS)
+                tableside.to_phase(table, phase)
+                heard, replies = tableside.hear(table, recogniser, u)
+                out = tableside.outcome(replies)
+                said = intent.to_json()
+                kind = (("right" if _acted_as_said(out.intent, said) else "wrong") if out.kind == "acted"
+                        else out.kind)
+                counts[kind] += 1
+                if kind == "wrong" or verbose:
+                    print(f"    command {kind} ({snr or 'clean'}, {phase}): {text!r} {said} heard {heard.text!r} -> "
+                          f"{out.kind} {out.intent}")
+        total = sum(counts.values())
+        tally[snr] = counts
+        print(f"  commands in the table, {'clean' if snr is None else f'{snr} dB':>6s}: acted right {pct(counts['right'], total)},"
+              f" acted WRONG {pct(counts['wrong'], total)}, asked {pct(counts['asked'], total)}, nothing {pct(counts['none'], total)}")
+    return tally
 
 
 def _ceiling(sents, context=None) -> int:
@@ -723,6 +823,13 @@ def main() -> int:
     parser.add_argument("--second", choices=("auto", "none"), default="auto",
                         help="PocketSphinx's second opinion on short answers' slots: Moonshine when installed "
                              "(auto, as tabletop hears), or none (PocketSphinx alone)")
+    parser.add_argument("--chatter-only", action="store_true",
+                        help="only the synthesised chatter: the recogniser alone, then acted on by the table at every level")
+    parser.add_argument("--chatter-shift", type=int, default=0,
+                        help="chatter (and --table-n commands) in the table said with other voices, speeds, phases and noise "
+                             "(develop on 1+, report 0)")
+    parser.add_argument("--table-n", type=int, default=0,
+                        help="only synthesised commands said in a real table's phases, at every level on its own (n a level)")
     parser.add_argument("--game-n", type=int, default=240, help="commands said in their game phase (0: skip)")
     parser.add_argument("--enrolled", action="store_true",
                         help="only the FSDD speaker's real voices in context, before and after enrolling "
@@ -747,6 +854,12 @@ def main() -> int:
             print(f"  start-up: {1000 * (time.perf_counter() - t):.0f} ms")
         except Exception as error:  # noqa: BLE001 - report and go on to the next engine
             print(f"  skipped: {getattr(error, 'reason', error)}")
+            continue
+        if args.chatter_only:
+            bench_chatter(recogniser, args.chatter, verbose=args.verbose, shift=args.chatter_shift)
+            continue
+        if args.table_n:
+            bench_commands_in_table(recogniser, args.table_n, shift=args.chatter_shift, verbose=args.verbose)
             continue
         if not args.no_real:
             heard_by = _Streamed(recogniser) if args.live and hasattr(recogniser, "stream") else recogniser

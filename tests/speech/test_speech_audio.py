@@ -168,3 +168,37 @@ def test_float_samples_are_converted() -> None:
     assert u.samples.dtype == np.int16 and u.samples[2] == -32767
     with pytest.raises(InvalidInputError, match="mono"):
         Utterance(np.zeros((10, 2), dtype=np.int16))
+
+
+def test_digital_silence_in_a_file_gets_a_faint_floor(tmp_path: Path, espeak: None) -> None:
+    """espeak-ng's own WAV (``-w``, 22,050 Hz) is digital zero around the words: read, it gets a faint
+    noise floor (about -60 dBFS, as ``pad`` gives), the same every time it is read; the words stay."""
+    import subprocess
+
+    path = tmp_path / "fish.wav"
+    subprocess.run(["espeak-ng", "-w", str(path), "go fish"], check=True)
+    with wave.open(str(path)) as f:
+        raw = np.frombuffer(f.readframes(f.getnframes()), dtype="<i2")
+    assert np.count_nonzero(raw[-4000:]) == 0  # the synthesiser's tail is digital zero
+    u = read_wav(path)
+    tail = u.samples[-2000:].astype(np.float64)
+    assert np.count_nonzero(tail) > 1800
+    assert 20 * np.log10(np.sqrt(np.mean(tail**2)) / 32768) == pytest.approx(-60.0, abs=1.5)
+    assert np.array_equal(read_wav(path).samples, u.samples)
+    assert has_speech(u) and not is_silent(u)
+
+
+def test_a_recordings_own_floor_is_left_alone(tmp_path: Path) -> None:
+    """A real recording (Speech Commands, 16 kHz, a microphone's floor) is read sample for sample: the
+    floor is added only where a file holds 10 ms of exact zeros."""
+    from support import SHARED_DATA
+
+    clip = SHARED_DATA / "speech-dev" / "speech_commands" / "sample_v0.01" / "yes" / "439c84f4_nohash_1.wav"
+    if not clip.exists():
+        pytest.skip(f"the real recordings are not here ({clip})")
+    with wave.open(str(clip)) as f:
+        raw = np.frombuffer(f.readframes(f.getnframes()), dtype="<i2")
+    assert np.array_equal(read_wav(clip).samples, raw)
+    # short runs of zeros (a quiet recording's samples crossing zero) are no digital silence
+    quiet = np.tile(np.array([0] * 100 + [3, -2, 1], dtype=np.int16), 50)
+    assert np.array_equal(read_wav(_wav(tmp_path / "quiet.wav", quiet)).samples, quiet)

@@ -74,7 +74,7 @@ def test_hear_and_play_take_a_newcomers_recordings(tmp_path: Path, espeak, capsy
     sample as the synthesiser's 16 kHz speech (one resampler for both)."""
     from scipy.signal import resample_poly
 
-    from tabletop.speech.audio import read_wav
+    from tabletop.speech.audio import _dithered, read_wav
 
     fsdd = SHARED_DATA / "speech-dev" / "fsdd" / "wav" / "2_jackson_0.wav"
     if not fsdd.exists():
@@ -83,7 +83,8 @@ def test_hear_and_play_take_a_newcomers_recordings(tmp_path: Path, espeak, capsy
     two = _write(tmp_path / "two-8k.wav", np.clip(np.round(resample_poly(two_16k, 1, 2)), -32768, 32767), 8000)
     ask_22k = _espeak_22k("ben do you have any sevens")
     clean = _write(tmp_path / "clean-22k-stereo.wav", np.repeat(ask_22k, 2), 22050, channels=2)
-    assert np.array_equal(read_wav(clean).samples, synth.speak("ben do you have any sevens", cache=False).samples)
+    # the same samples, and (digital silence around the words) the same faint floor read_wav gives them
+    assert np.array_equal(read_wav(clean).samples, _dithered(synth.speak("ben do you have any sevens", cache=False).samples))
     ask = _write(tmp_path / "ask-22k-stereo.wav", np.repeat(_recorded(ask_22k, 22050, seed=1), 2), 22050, channels=2)
     fish_44k = _recorded(resample_poly(_espeak_22k("go fish").astype(np.float64), 2, 1), 44100, seed=2)
     fish = _write(tmp_path / "fish-44k-stereo.wav", np.round(np.stack([fish_44k, 0.5 * fish_44k], axis=1)).ravel(),
@@ -102,6 +103,23 @@ def test_hear_and_play_take_a_newcomers_recordings(tmp_path: Path, espeak, capsy
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 0
     assert any(e.get("heard") == "ben do you have any sevens" for e in events), events
+
+
+def test_hear_a_synthesisers_own_wav(tmp_path: Path, espeak, capsys, monkeypatch) -> None:
+    """A newcomer's synthesised WAV, espeak-ng's output written straight to the file (22,050 Hz,
+    digital silence around the words), is heard as said through `tabletop hear`: read_wav gives a
+    file whose floor is exactly zero a faint noise floor. Without it this ask was heard as nothing."""
+    from tabletop.speech import audio
+
+    ask = tmp_path / "ask.wav"
+    subprocess.run(["espeak-ng", "-w", str(ask), "Ben, do you have any sevens"], check=True)
+    code = main(["hear", str(ask), "--players", "Ana", "Ben", "Cho", "--json"])
+    line = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert line["intent"] == {"type": "ask", "target": "Ben", "rank": "7"}, line
+    monkeypatch.setattr(audio, "_dithered", lambda samples: samples)
+    main(["hear", str(ask), "--players", "Ana", "Ben", "Cho", "--json"])
+    assert json.loads(capsys.readouterr().out)["intent"] is None  # the digital silence as it was
 
 
 def test_hear_plain_output_and_missing_file(tmp_path: Path, espeak, capsys) -> None:
