@@ -638,6 +638,14 @@ class Table:
                 base: dict[str, Any], *, fresh: bool = False) -> list[Reply]:
         """Act on a heard intent, or ask about it when it is not sure; ``fresh`` when no question of
         tabletop's was pending as it was said."""
+        if isinstance(intent, Book) and transcript.engine != "text" and self.game.state.phase is Phase.ANSWER:
+            # A book heard while an ask waits for its answer is that answer misheard: no book can be
+            # laid before the ask is answered (the referee refuses it), and the target is the one
+            # talking. En-gb+m4's "I got one" heard "i got all the five" was asked "A book of fives?",
+            # denied, then "A book of which rank?" four times until typed (20 dB pairs game seed 4105);
+            # "I have one" heard "i have a book of eight" (seed 4104), "i have all the three" (4105).
+            # The answer it most likely was is asked about ("Yes, you have some?"), never acted on.
+            return self._ask_if_meant(_answer_meant(heard, transcript), transcript, base)
         if fresh and (heard.confirm or not self._heard_well) and self._game_proves(intent, transcript, heard):
             # The book public knowledge proves ("Ben, that makes a pair of tens: lay it down"), heard
             # unsurely (a reading the open decoder did not back): the game itself is the second
@@ -984,6 +992,22 @@ def _heard_surely(transcript: Transcript, text: str) -> bool:
         return True
     best = transcript.candidates()[0] if transcript.candidates() else None
     return best is not None and best.text == text and best.confidence >= ACT
+
+
+def _answer_meant(heard: Understanding, transcript: Transcript) -> Intent:
+    """The answer to the pending ask a reading of something else (a book) most likely was: the best
+    of its readings that is an answer (a go fish, or a yes with no count: the count is the referee's
+    to ask, or the game's to know), else a go fish when its words open with a "no" or name a fish,
+    else a yes ("i got all the five" for "I got one")."""
+    for scored in heard.candidates:
+        if isinstance(scored.intent, (GoFish, No)):
+            return GoFish()
+        if isinstance(scored.intent, (Answer, Yes)):
+            return Answer(None)
+    words = transcript.text.lower().replace(",", " ").split()
+    if _first_word(transcript.text) in _no_words() or "fish" in words:
+        return GoFish()
+    return Answer(None)
 
 
 def _first_word(text: str) -> str:
