@@ -170,8 +170,7 @@ def _understand(transcript: Transcript, context: Context, vocab: Vocabulary) -> 
             if not typed:
                 for variant in _confusions(intent, vocab, confusable_names):
                     v_intent, v_adj, v_note = _adjust(variant, context, vocab)
-                    add(Scored(v_intent, hyp_cost + p.cost + v_adj + _CONFUSION_COST + _partners_share(intent, variant, vocab),
-                               alt.text, p, "confusable"))
+                    add(Scored(v_intent, hyp_cost + p.cost + v_adj + _CONFUSION_COST, alt.text, p, "confusable"))
 
     ranked = sorted(scored.values(), key=lambda s: s.cost)
     if not ranked:
@@ -821,19 +820,6 @@ def _adjust(intent: Intent, context: Context, vocab: Vocabulary) -> tuple[Intent
             cost += _REPEATED_NAME
             note = "a name twice"
     return intent, cost, note
-
-
-def _partners_share(intent: Intent, variant: Intent, vocab: Vocabulary) -> float:
-    """The cost that splits one runner-up's weight among a rank's confusable partners: a rank with
-    two (threes: tens and queens, vocabulary.yaml's ``confusable_ranks``) was asked about where a
-    rank with one was acted on ("ben got any threes" heard 0.86 by the recogniser: 0.475 against
-    the 0.5 to act, sevens 0.86, queens 0.61). Its partners together now weigh what one partner
-    weighs. 0 for a variant of the name, or a rank with one partner."""
-    rank = getattr(intent, "rank", None)
-    if not isinstance(rank, Rank) or getattr(variant, "rank", None) == rank:
-        return 0.0
-    partners = len(vocab.confused_with(rank))
-    return math.log(partners) if partners > 1 else 0.0
 
 
 def _confusable_names(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
