@@ -304,6 +304,25 @@ class Table:
             if _first_word(transcript.text) in _yes_words() and _heard_surely(transcript, heard.text):
                 return self._rule(pending.intent, pending.text, base)
             return self._unsure(pending, heard, base, intent)
+        if pending.kind == "confirm" and not sure and (
+                isinstance(intent, Query) or (_first_word(transcript.text) in _yes_words() and not isinstance(intent, Yes)
+                                              and not isinstance(pending.intent, (Ask, Answer)))):
+            # At a yes/no question, an unsure reading that is a question to tabletop, or that opens with
+            # a "yes" and reads as something else, is the answer misheard: the question is asked again.
+            # En+m6's "yes" to "Go fish?" was heard "what did he ask for" and asked "The last ask?"
+            # (twice), and heard "yes three" and asked "Yes, you have some?", where a yes would have
+            # given cards the target had just said they lacked (20 dB pairs game seed 4108: the go fish
+            # typed after six tries; en-gb+m4's "yes four", seed 4106). A sure question is answered,
+            # and the question asked again after the answer (it was dropped: the yes then answered nothing).
+            return self._unsure(pending, heard, base, intent)
+        if pending.kind == "confirm" and isinstance(intent, Query):
+            replies = self._rule(intent, transcript.text, base)
+            if self._pending is None and not replies[-1].event.get("changed"):
+                self._pending = pending
+                last = replies[-1]
+                replies[-1] = self._question(sentences.together([last.text, pending.question]), base, intent,
+                                             last.event.get("code", "answer"), pending)
+            return replies
         if pending.confirms is not None:
             checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:
