@@ -304,6 +304,25 @@ class Table:
             if _first_word(transcript.text) in _yes_words() and _heard_surely(transcript, heard.text):
                 return self._rule(pending.intent, pending.text, base)
             return self._unsure(pending, heard, base, intent)
+        if pending.kind == "confirm" and not sure and (
+                isinstance(intent, Query) or (_first_word(transcript.text) in _yes_words() and not isinstance(intent, Yes)
+                                              and not isinstance(pending.intent, (Ask, Answer)))):
+            # At a yes/no question, an unsure reading that is a question to tabletop, or that opens with
+            # a "yes" and reads as something else, is the answer misheard: the question is asked again.
+            # En+m6's "yes" to "Go fish?" was heard "what did he ask for" and asked "The last ask?"
+            # (twice), and heard "yes three" and asked "Yes, you have some?", where a yes would have
+            # given cards the target had just said they lacked (20 dB pairs game seed 4108: the go fish
+            # typed after six tries; en-gb+m4's "yes four", seed 4106). A sure question is answered,
+            # and the question asked again after the answer (it was dropped: the yes then answered nothing).
+            return self._unsure(pending, heard, base, intent)
+        if pending.kind == "confirm" and isinstance(intent, Query):
+            replies = self._rule(intent, transcript.text, base)
+            if self._pending is None and not replies[-1].event.get("changed"):
+                self._pending = pending
+                last = replies[-1]
+                replies[-1] = self._question(sentences.together([last.text, pending.question]), base, intent,
+                                             last.event.get("code", "answer"), pending)
+            return replies
         if pending.confirms is not None:
             checked = self._check_slot(pending, intent, heard, base)
             if checked is not None:
@@ -638,6 +657,14 @@ class Table:
                 base: dict[str, Any], *, fresh: bool = False) -> list[Reply]:
         """Act on a heard intent, or ask about it when it is not sure; ``fresh`` when no question of
         tabletop's was pending as it was said."""
+        if isinstance(intent, Book) and transcript.engine != "text" and self.game.state.phase is Phase.ANSWER:
+            # A book heard while an ask waits for its answer is that answer misheard: no book can be
+            # laid before the ask is answered (the referee refuses it), and the target is the one
+            # talking. En-gb+m4's "I got one" heard "i got all the five" was asked "A book of fives?",
+            # denied, then "A book of which rank?" four times until typed (20 dB pairs game seed 4105);
+            # "I have one" heard "i have a book of eight" (seed 4104), "i have all the three" (4105).
+            # The answer it most likely was is asked about ("Yes, you have some?"), never acted on.
+            return self._ask_if_meant(_answer_meant(heard, transcript), transcript, base)
         if fresh and (heard.confirm or not self._heard_well) and self._game_proves(intent, transcript, heard):
             # The book public knowledge proves ("Ben, that makes a pair of tens: lay it down"), heard
             # unsurely (a reading the open decoder did not back): the game itself is the second
@@ -789,10 +816,15 @@ class Table:
 
     def _likelier_go_fish(self, intent: Intent, transcript: Transcript) -> bool:
         """Whether a heard correction opening with "no" comes right after an ask (nothing else said
-        since): the target's "nope" misheard is then likelier than the asker's "no, tens"."""
+        since): the target's "nope" misheard is then likelier than the asker's "no, tens". Not when
+        it says it corrects ("no, I said fives", "no, I meant fives"): a "nope" is not heard as four
+        words. In the kept traces of 15 pairs games (seeds 4103-4108) all 16 such readings right after
+        an ask were the asker's "no, I said ...", each asked "Go fish?" and denied before "You said
+        nines?"; they are asked "You said nines?" at once (never acted on, as before)."""
         return (isinstance(intent, Correct) and transcript.engine != "text"
                 and self.game.state.phase is Phase.ANSWER and intent.count is None and intent.player is None
-                and _first_word(transcript.text) in _no_words())
+                and _first_word(transcript.text) in _no_words()
+                and not _CORRECTING_WORDS & set(transcript.text.lower().split()))
 
     def hear_text(self, text: str) -> list[Reply]:
         """Rule on one typed line."""
@@ -986,6 +1018,22 @@ def _heard_surely(transcript: Transcript, text: str) -> bool:
     return best is not None and best.text == text and best.confidence >= ACT
 
 
+def _answer_meant(heard: Understanding, transcript: Transcript) -> Intent:
+    """The answer to the pending ask a reading of something else (a book) most likely was: the best
+    of its readings that is an answer (a go fish, or a yes with no count: the count is the referee's
+    to ask, or the game's to know), else a go fish when its words open with a "no" or name a fish,
+    else a yes ("i got all the five" for "I got one")."""
+    for scored in heard.candidates:
+        if isinstance(scored.intent, (GoFish, No)):
+            return GoFish()
+        if isinstance(scored.intent, (Answer, Yes)):
+            return Answer(None)
+    words = transcript.text.lower().replace(",", " ").split()
+    if _first_word(transcript.text) in _no_words() or "fish" in words:
+        return GoFish()
+    return Answer(None)
+
+
 def _first_word(text: str) -> str:
     words = text.lower().replace(",", " ").split()
     return words[0] if words else ""
@@ -994,6 +1042,9 @@ def _first_word(text: str) -> str:
 def _merge(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(first + then))
 
+
+_CORRECTING_WORDS = frozenset({"said", "meant"})
+"""Words that say a sentence corrects an earlier one ("no, I said fives"): see Table._likelier_go_fish."""
 
 Evidence = tuple[tuple[str, float], ...]
 

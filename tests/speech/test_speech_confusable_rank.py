@@ -72,3 +72,18 @@ def test_only_a_confusable_partner_in_the_n_best_checks_a_rank() -> None:
     assert heard("book of queens", ["book of queens it back", "book of kings it back"], PLAYERS) == "K"
     assert heard("ana any kings", ["ana any kings", "ana any queens"], PLAYERS) == "Q"  # heard alike
     assert heard("book of kings", ["book of kings", "book of jacks"], PLAYERS) is None
+
+
+def test_a_partner_booked_out_is_no_rival() -> None:
+    """A rank whose partner is all booked (the context's ``booked``) cannot stand for it: nobody can
+    ask for the partner or lay it. Fives and nines are then not checked, nor an ace with eights in the
+    n-best; with the partner in play they are, as before."""
+    from tabletop.speech.recognisers.pocketsphinx import PocketSphinxRecogniser
+
+    heard = PocketSphinxRecogniser(PLAYERS)._confusable_rank_heard
+    assert heard("ana got any fives", ["ana got any fives"], PLAYERS) == "9"
+    assert heard("ana got any fives", ["ana got any fives"], PLAYERS, frozenset({"9"})) is None
+    assert heard("book of nines", ["book of nines", "book of five"], PLAYERS, frozenset({"5"})) is None
+    assert heard("book of nines", ["book of nines"], PLAYERS, frozenset({"8"})) == "5"  # another rank booked
+    assert heard("ana got any aces", ["ana got any aces", "ana thought said eights"], PLAYERS, frozenset({"8"})) is None
+    assert heard("ana any kings", ["ana any kings", "ana any queens"], PLAYERS, frozenset({"Q"})) is None
