@@ -612,6 +612,6 @@ def book_verdict(rank: Rank, verdict: str) -> str:
     """``see --rank``'s answer about the claimed book, after what was seen."""
     if verdict == "confirmed":
         return book_in_view(rank)
-    if verdict == "not_confirmed":
-        return f"That's not a book of {rank.plural}."
+    if verdict == "not_confirmed":  # every card in view read, too few of the rank: one may lie out of view
+        return f"I don't see a book of {rank.plural}."
     return f"I can't tell whether that's a book of {rank.plural}: spread the cards out."
