@@ -18,6 +18,13 @@ the reading is right), and a sweep of the act threshold and margin: the policy t
 one that acts most often while acting wrongly on at most 1% of commands and on no more than 1%
 of chatter.
 
+What "acted on" means here is :func:`understand`'s own policy in the hand-made contexts of
+``game_contexts()``, not a real table's decision: the table's context differs (a check's pending ask,
+a yes or no expected) and it adds checks of its own (``Table._said_alone``, ``_checked_rank``...). Its
+one clean wrong action at the sixteenth session's end, "score" heard "sure" at a check, is not acted on
+by a real table (tests/speech/test_speech_sure.py). What a real table does with chatter and commands at
+every noise level: ``tests/bench/speech.py --chatter-only`` and ``--table-n``.
+
 ``--save`` keeps the transcripts so a sweep can be rerun without decoding (``--load``).
 """
 
@@ -167,7 +174,7 @@ def report(results: list[Outcome]) -> None:
     contexts = game_contexts()
     act, margin = understanding.ACT, understanding._MARGIN
     print(f"commands heard: {len(commands)} ({sum(o.heard.source == 'real' for o in commands)} real yes/no), chatter: {len(chatter)}")
-    print(f"\nas the table acts (act at confidence >= {act}, margin >= {margin}; a heard stop, pause, undo, correction,"
+    print(f"\nas understand() would have the table act (not a real table: see the docstring; act at confidence >= {act}, margin >= {margin}; a heard stop, pause, undo, correction,"
           f"\nhand count, empty hand or intent implausible in the phase is confirmed first):")
     groups: dict[str, list[Outcome]] = {}
     for o in commands:
