@@ -105,8 +105,16 @@ class Reader:
             ) from error
 
     def read(self, view: np.ndarray) -> Reading:
-        """Read one standard (``VIEW_H`` × ``VIEW_W``) card view, at both index corners."""
-        return self._combine([self._corner(c) for c in card_corners(view)])
+        """Read one standard (``VIEW_H`` × ``VIEW_W``) card view, at both index corners; at its surer index alone where
+        that reads surely and the other names the same rank less surely (``_surer_alone``: the reading says one corner
+        read, so the pipeline still looks inside the outline, which may hold several cards)."""
+        first, far = (self._corner(c) for c in card_corners(view))
+        both = self._combine([first, far])
+        if both.corners_read == 2 and both.agree:
+            for one, other in sorted(((first, far), (far, first)), key=lambda pair: -float(pair[0].rank.max())):
+                if self._surer_alone(one, other, both):
+                    return self._combine([one])
+        return both
 
     def read_first_and_both(self, view: np.ndarray, turned: Callable[[], np.ndarray] | None = None,
                             ) -> tuple[Reading, Reading]:

@@ -635,7 +635,8 @@ def test_flecks_of_a_tables_weave_over_a_longer_one_are_not_taken_for_the_rank(m
 
 def test_an_index_read_surely_alone_is_not_doubted_for_its_far_index_agreeing_less_surely() -> None:
     """A card hung on an index that reads surely alone (verified: ``Reader._trusted_alone``), whose far index names the
-    same rank less surely, is read as surely as the first alone (``read_first_or_both``), where its two pips together
+    same rank less surely, is read as surely as the first alone (``read_first_or_both``; ``read`` of a whole card's
+    view, at its surer index), where its two pips together
     read its suit surely: at webcam size one index is often blurred, and the mean of the two had capped such cards below
     a book's bar. Held-out real faces on held-out tables, at the cards' true corners: each such card read right."""
     from tabletop.vision import scenes
@@ -650,6 +651,7 @@ def test_an_index_read_surely_alone_is_not_doubted_for_its_far_index_agreeing_le
         pytest.skip(f"real card faces not found at {scenes.FACES_DIR}")
     reader = shipped_reader()
     lifted = []  # each card read at its first index alone, its far one agreeing less surely: read right?
+    whole_lifted = []  # the same of whole cards read at one index where both name the card's rank (``Reader.read``)
     for i in range(60):
         c = scenes.compose(9300 + i, split="held_out", camera="webcam", layout=("scattered", "row", "touching")[i % 3])
         for p in c.cards:
@@ -668,7 +670,11 @@ def test_an_index_read_surely_alone_is_not_doubted_for_its_far_index_agreeing_le
                     assert read == both or (read == alone and both.confidence < SURE), (p.card, alone, both, read)
                     if read == alone:
                         lifted.append((read.rank, read.suit) == (p.card.rank, p.card.suit))
+            whole = reader.read(warp_card(c.image, CardQuad(p.quad.astype(np.float32))))  # a card found by its outline
+            if whole.corners_read == 1 and whole.rank is p.card.rank:
+                whole_lifted.append(whole.suit is p.card.suit and whole.confidence >= SURE)
     assert lifted.count(True) >= LIFTED_AT_BOTH and False not in lifted, lifted
+    assert whole_lifted.count(True) >= LIFTED_AT_BOTH, whole_lifted
 
 
 LIFTED_AT_BOTH = 3
