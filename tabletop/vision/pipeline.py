@@ -396,12 +396,16 @@ def _frame_aspect(read: list[tuple], whole: list | None) -> float | None:
 
 def _at_shape(corners: np.ndarray, short: float, aspect: float) -> np.ndarray:
     """``corners`` (index corner first) hung again on their index corner, along the same sides, at the short side
-    ``short`` and the long side ``aspect`` times it."""
+    ``short`` and the long side ``aspect`` times it: stretched along each side from the index corner, so a card's
+    perspective stays (hung at its own shape, a card is hung as it was)."""
     origin = corners[0]
     across, down = corners[1] - origin, corners[3] - origin
-    across = across * (short / max(1e-6, float(_length(across))))
-    down = down * (short * aspect / max(1e-6, float(_length(down))))
-    return np.array([origin, origin + across, origin + across + down, origin + down], np.float32)
+    sides = np.column_stack([across, down]).astype(np.float64)
+    if abs(float(np.linalg.det(sides))) < 1e-6:
+        return corners
+    stretch = np.diag([short / max(1e-6, float(_length(across))), short * aspect / max(1e-6, float(_length(down)))])
+    to_shape = sides @ stretch @ np.linalg.inv(sides)
+    return (origin + (corners - origin) @ to_shape.T).astype(np.float32)
 
 
 INDEX_RESCALES = 6

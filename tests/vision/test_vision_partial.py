@@ -400,3 +400,7 @@ def test_a_card_hung_at_the_frame_s_card_shape_keeps_its_index_corner_and_sides(
     assert np.allclose(corners, [[100, 50], [150, 50], [150, 120], [100, 120]], atol=1e-3)
     assert _off_shape(hung, 50.0, 1.4) and not _off_shape(corners, 50.0, 1.4)
     assert not _off_shape(hung, 60.0, 70 / 60 * (1 + 0.5 * RESHAPE_FROM))
+    tilted = np.float32([[100, 50], [148, 52], [150, 110], [98, 105]])  # a card's perspective, hung at 0.8 of its size
+    grown = _at_shape(tilted, 1.25 * float(np.linalg.norm(tilted[1] - tilted[0])),
+                      float(np.linalg.norm(tilted[3] - tilted[0]) / np.linalg.norm(tilted[1] - tilted[0])))
+    assert np.allclose(grown, tilted[0] + 1.25 * (tilted - tilted[0]), atol=1e-3)  # its perspective kept
