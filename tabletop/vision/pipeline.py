@@ -16,7 +16,7 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import (DECK_SPREAD, SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad,
+from tabletop.vision.finder import (_ASPECT, DECK_SPREAD, SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad,
                                    CornerCandidate, _length, _lengths, find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
@@ -82,7 +82,8 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
                 if not any(_holds(q, _box_centre(c.shown)) for q in read_whole)]
     partial = _one_deck(partial, quads, readings)
     partial = [c for c in partial if c.under < 0 or c.under in weak]
-    hidden = _partly_hidden(image, partial, _whole_short_side(quads, readings), reader, trace)
+    hidden = _partly_hidden(image, partial, _whole_short_side(quads, readings), reader, trace,
+                            _sure_whole(quads, readings))
     hidden = _indices_beside(image, hidden, reader, trace)
     # a corner read replaces a weakly read whole card only when it is the surer reading
     hidden = [(r, c) for r, c in hidden if c.under < 0 or r.confidence > readings[c.under].confidence]
@@ -93,6 +94,8 @@ def see(image: np.ndarray, reader: Reader | None = None, trace: list[Hypothesis]
     replaced = {c.under for _, c in hidden if c.under >= 0}  # a badly fitted whole card, read at a corner instead
     hidden = _rest_of_pattern(image, [(r, q.corners) for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced],
                               hidden, reader, trace)
+    hidden = _surer_at_frame_shape(image, hidden, _sure_whole(quads, readings), _whole_short_side(quads, readings),
+                                   reader, trace)
     detections = [Detection(r.rank, r.suit, q.box, r.confidence)
                   for i, (q, r) in enumerate(zip(quads, readings)) if i not in replaced]
     solid = [q for i, q in enumerate(quads) if i not in replaced]
@@ -277,7 +280,7 @@ ladder) this share or more off the frame's card size (``_photo_short_side``), is
 
 
 def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: float | None,
-                   trace: list[Hypothesis] | None = None, suited: bool = False) -> list[tuple]:
+                   trace: list[Hypothesis] | None = None, suited: bool = False, whole: list | None = None) -> list[tuple]:
     """``read`` (reading, hypothesis) with each card read at one corner off the frame's card size ``scale`` hung again at
     it on the same index corner, where it reads the same rank more surely there, or names the same card (rank and
     suit) at least as surely as an index found in parts is believed at that size (``PARTS_AT_SCALE``): two sizes
@@ -289,6 +292,7 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
     scene's two of clubs, 0.76, read again a two of diamonds, 0.76, on no card)."""
     if scale is None:
         return read
+    aspect = _frame_aspect(read, whole) or _ASPECT
     out = []
     for reading, cand in read:
         if not _two_agree(reading) and abs(cand.short_side / scale - 1.0) > RESCALE_FROM:
@@ -304,8 +308,104 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
                         and reading.suit in (None, again.suit)) if suited else surer or agreeing
             if again.rank is reading.rank and believed:
                 reading, cand = again, replace(cand, corners=corners, confirm=False)
+        if not _two_agree(reading) and _off_shape(cand.corners, scale, aspect):
+            reading, cand = _at_frame_shape(image, reading, cand, reader, scale, aspect, trace)
         out.append((reading, cand))
     return out
+
+
+LONE_AT_SHAPE = 0.7
+"""A card kept, read at one index corner at least this surely (a lone corner's cap, ``reader._ONE_CORNER_PENALTY``, on a
+rank read at 0.88 or more) but not surely, is read again at the frame's card shape (``_surer_at_frame_shape``)."""
+
+
+def _surer_at_frame_shape(image: np.ndarray, hidden: list[tuple], whole: list, whole_short: float | None, reader: Reader,
+                          trace: list[Hypothesis] | None = None) -> list[tuple]:
+    """``hidden`` (reading, hypothesis: the cards kept that were read at a corner), each card read at one index corner
+    unsurely (``LONE_AT_SHAPE`` to ``SURE_AT_BOTH``), naming a suit, and hung off the frame's card shape (``_off_shape``:
+    its short side, and its long side over its short, as the cards measured give them, ``_frame_aspect``), read again
+    hung at that shape on the same index: where its index reads the same card (rank and suit) surely there (the lone
+    index verifier's, ``reader.LONE_VERIFIED``), that reading is taken. Only how surely a card kept is read changes:
+    where it lies, which cards are kept and the searches made from them are as before (done last for that: hung
+    anew earlier, a fan's cards read surer led the searches beside them elsewhere, bidly deal 5 lost its queen of
+    hearts). A size and shape guessed from an index's glyph or a paper corner's edges put the index where the
+    verifier, built on cards hung at their size, doubts it (training composites: of 41 cards read right unsurely that
+    read surely at their true corners, most hung 0.6-0.9 or 1.1-1.5 of their true long or short side)."""
+    scale = _frame_short_side(hidden, whole_short)
+    aspect = _frame_aspect(hidden, whole)
+    if scale is None or aspect is None:
+        return hidden
+    out = []
+    for reading, cand in hidden:
+        if (LONE_AT_SHAPE <= reading.confidence < SURE_AT_BOTH and not _two_agree(reading) and reading.suit is not None
+                and _off_shape(cand.corners, scale, aspect)):
+            corners = _at_shape(cand.corners, scale, aspect)
+            again = _read_corners(image, corners, reader)
+            if trace is not None:
+                trace.append(Hypothesis(corners, "corner", again))
+            if _same_card(again, reading) and again.confidence >= SURE_AT_BOTH:
+                reading = replace(again, glyph=reading.glyph, corners_read=reading.corners_read, agree=reading.agree)
+        out.append((reading, cand))
+    return out
+
+
+RESHAPE_FROM = 0.1
+"""A card read at one index corner whose short side or long side (against its short) is this share or more off the
+frame's card shape (``_frame_aspect``) is hung again at that shape on the same index corner (``_at_frame_shape``)."""
+
+
+def _off_shape(corners: np.ndarray, short: float, aspect: float) -> bool:
+    """True if ``corners`` are ``RESHAPE_FROM`` or more off the short side ``short`` or the long side over it ``aspect``."""
+    return (abs(float(_length(corners[1] - corners[0])) / short - 1.0) > RESHAPE_FROM
+            or abs(_aspect(corners) / aspect - 1.0) > RESHAPE_FROM)
+
+
+def _at_frame_shape(image: np.ndarray, reading, cand, reader: Reader, short: float, aspect: float,
+                    trace: list[Hypothesis] | None = None) -> tuple:
+    """(reading, hypothesis): ``cand``, a card read at one index corner, hung again on that corner at the frame's card
+    shape (the short side ``short``, the long ``aspect`` times it) where both its indices read its rank there, surely,
+    naming a suit its first read did not contradict: its two indices agreeing at the deck's shape measure it. A corner's
+    card is hung at a size and shape guessed (its glyph's height, a paper corner's edges), often squat or long
+    (training composites: of 41 cards read right at one corner that read surely at their true corners, most were hung
+    0.6-0.9 or 1.1-1.5 of the true long or short side); scaled as hung (``_hung_at_scale``), its far index still falls
+    off the card's. Else ``(reading, cand)`` as they are."""
+    corners = _at_shape(cand.corners, short, aspect)
+    again = _read_corners(image, corners, reader)
+    if trace is not None:
+        trace.append(Hypothesis(corners, "corner", again))
+    if again.rank is not reading.rank or again.confidence < SURE_AT_BOTH or again.suit is None:
+        return reading, cand
+    if _two_agree(again) and reading.suit in (None, again.suit):
+        return again, replace(cand, corners=corners, confirm=False)
+    return reading, cand
+
+
+def _aspect(corners: np.ndarray) -> float:
+    """A card hypothesis's long side (its index corner down) over its short side (across)."""
+    return float(_length(corners[3] - corners[0])) / max(1e-6, float(_length(corners[1] - corners[0])))
+
+
+def _frame_aspect(read: list[tuple], whole: list | None) -> float | None:
+    """The long side over the short of this frame's cards, as the cards measured give it: the median of the whole cards
+    read surely at both corners (``whole``, their corners) and of the cards read surely at both index corners, or None
+    when there are none."""
+    shapes = [_long_side(c) / max(1e-6, _short_side(c)) for c in (whole or [])]
+    shapes += [_aspect(c.corners) for r, c in read if _two_agree(r) and r.confidence >= SURE_AT_BOTH and r.suit is not None]
+    return _median(shapes) if shapes else None
+
+
+def _at_shape(corners: np.ndarray, short: float, aspect: float) -> np.ndarray:
+    """``corners`` (index corner first) hung again on their index corner, along the same sides, at the short side
+    ``short`` and the long side ``aspect`` times it: stretched along each side from the index corner, so a card's
+    perspective stays (hung at its own shape, a card is hung as it was)."""
+    origin = corners[0]
+    across, down = corners[1] - origin, corners[3] - origin
+    sides = np.column_stack([across, down]).astype(np.float64)
+    if abs(float(np.linalg.det(sides))) < 1e-6:
+        return corners
+    stretch = np.diag([short / max(1e-6, float(_length(across))), short * aspect / max(1e-6, float(_length(down)))])
+    to_shape = sides @ stretch @ np.linalg.inv(sides)
+    return (origin + (corners - origin) @ to_shape.T).astype(np.float32)
 
 
 INDEX_RESCALES = 6
@@ -380,7 +480,7 @@ def _reads_as_card(reading) -> bool:
 
 
 def _partly_hidden(image: np.ndarray, partial: list, whole_short: float | None, reader: Reader,
-                   trace: list[Hypothesis] | None = None) -> list[tuple]:
+                   trace: list[Hypothesis] | None = None, whole: list | None = None) -> list[tuple]:
     """Cards seen only by one index corner: read that corner; keep confident reads, one per card. ``whole_short``:
     the frame's card size as its whole cards give it (``_whole_short_side``), or None."""
     read = []
@@ -403,7 +503,7 @@ def _partly_hidden(image: np.ndarray, partial: list, whole_short: float | None, 
     read = _at_photo_scale(read)
     photo = _photo_short_side(read)
     scale = _frame_short_side(read, whole_short)
-    read = _hung_at_scale(image, read, reader, scale, trace, suited=photo is None)
+    read = _hung_at_scale(image, read, reader, scale, trace, suited=photo is None, whole=whole)
     read += _index_at_scale(image, unsuited, reader, scale, trace)
     read = [(r, c) for r, c in read if not c.by_parts or _parts_sure(r, c, photo)]
     # a guessed size is right if the card's two indices agree at it, or if the next size guessed reads the same
