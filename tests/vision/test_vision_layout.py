@@ -114,23 +114,31 @@ def test_a_book_read_where_its_pattern_puts_its_cards_is_confirmed_and_three_and
     assert judge_book(rank, [see(f) for f in scenes.frames(trap, LOOK_FRAMES)]).verdict != "confirmed"
 
 
+def _laid_frame(name: str, frames: int, index: int) -> np.ndarray:
+    """Frame ``index`` of ``frames`` live frames of the held-out scene ``LAID_WHERE_THE_REST_LIES[name]``."""
+    layout, seed, camera = LAID_WHERE_THE_REST_LIES[name]
+    return scenes.frames(scenes.compose(seed, split="held_out", layout=layout, camera=camera), frames)[index]
+
+
+def _suits_read_surely(frame: np.ndarray, rank) -> set:
+    """The suits of ``rank`` the camera reads surely enough for a book in ``frame``."""
+    from tabletop.vision import see
+    from tabletop.vision.books import SURE
+
+    return {d.suit for d in see(frame) if d.rank is rank and d.confidence >= SURE}
+
+
 @pytest.mark.skipif(not scenes.real_faces_available(), reason=f"real card faces not found at {scenes.FACES_DIR}")
 def test_a_pattern_place_that_reads_nothing_where_it_lies_is_read_moved_about(monkeypatch) -> None:
     """The row of kings above in one frame: three kings read, the fourth found only where its place, a tenth of a card
     off its index, is read again moved about; not looked at so, it is not read."""
     from tabletop.cards import Rank
-    from tabletop.vision import pipeline, see
-    from tabletop.vision.books import SURE
+    from tabletop.vision import pipeline
 
-    layout, seed, camera = LAID_WHERE_THE_REST_LIES["row, full HD, a place off its index"]
-    frame = scenes.frames(scenes.compose(seed, split="held_out", layout=layout, camera=camera), 1)[0]
-
-    def kings() -> set:
-        return {d.suit for d in see(frame) if d.rank is Rank.KING and d.confidence >= SURE}
-
-    assert len(kings()) == 4
+    frame = _laid_frame("row, full HD, a place off its index", frames=1, index=0)
+    assert len(_suits_read_surely(frame, Rank.KING)) == 4
     monkeypatch.setattr(pipeline, "PATTERN_UNREAD", 0)
-    assert len(kings()) == 3
+    assert len(_suits_read_surely(frame, Rank.KING)) == 3
 
 
 def test_a_card_read_at_both_indices_is_turned_rather_than_one_whose_far_corner_is_guessed() -> None:
@@ -156,18 +164,12 @@ def test_a_pattern_place_is_moved_to_the_glyph_read_there(monkeypatch) -> None:
     them unsurely; each read again moved so that the glyph read there lies where the read nines' glyphs lie in their
     views, all four are read surely. Not moved so, three are."""
     from tabletop.cards import Rank
-    from tabletop.vision import pipeline, see
-    from tabletop.vision.books import SURE
+    from tabletop.vision import pipeline
 
-    layout, seed, camera = LAID_WHERE_THE_REST_LIES["fan, HD, a place moved to the glyph read there"]
-    frame = scenes.frames(scenes.compose(seed, split="held_out", layout=layout, camera=camera), 5)[3]
-
-    def nines() -> set:
-        return {d.suit for d in see(frame) if d.rank is Rank.NINE and d.confidence >= SURE}
-
-    assert len(nines()) == 4
+    frame = _laid_frame("fan, HD, a place moved to the glyph read there", frames=5, index=3)
+    assert len(_suits_read_surely(frame, Rank.NINE)) == 4
     monkeypatch.setattr(pipeline, "PATTERN_SNAP", 0.0)
-    assert len(nines()) == 3
+    assert len(_suits_read_surely(frame, Rank.NINE)) == 3
 
 
 def test_a_place_is_moved_only_to_a_glyph_of_the_read_cards_size() -> None:
