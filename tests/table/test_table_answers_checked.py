@@ -80,3 +80,38 @@ def test_a_nope_said_alone_is_a_go_fish_without_a_question(two_players) -> None:
     assert replies[0].event["heard"] == "nope", events
     assert replies[0].text.startswith("Go fish, Ana."), events
     assert table.game.public()["stock"] == stock - 1 and table.pending is None
+
+
+@pytest.mark.parametrize("seed", [4108 * 1000 + 71, 4108 * 1000 + 86])
+def test_a_drawn_out_no_is_a_go_fish_without_a_question(fresh_two_players, seed) -> None:
+    """Ana's slow "no" (en+m6 at 135 words a minute) to Ben's ask, from the simulated game at 20 dB (seed
+    4108): the grammar read it "nah a five" / "nah a three", its long vowel's tail an "a" at the
+    speaker's level and the babble after it the value; the open decoder heard "nah it" / "nah of". The
+    "a" kept it from being a bare "no", and the go fish was asked back ("Go fish?"), about five
+    utterances a game. The speech runs on unbroken from the "no" into that "a": it is the "no"."""
+    from tabletop.speech import synth
+
+    table = _asked("Ben", "sevens")
+    stock = table.game.public()["stock"]
+    replies = table.hear_audio(synth.realistic("no", voice="en+m6", speed=135, snr_db=20, seed=seed), fresh_two_players)
+    events = [r.event for r in replies]
+    assert fresh_two_players.last_trace["said_alone"].get("drawn_out") == "a", events
+    assert replies[0].event["heard"] == "nah", events
+    assert replies[0].text.startswith("Go fish, Ben."), events
+    assert table.game.public()["stock"] == stock - 1 and table.pending is None
+
+
+def test_a_no_then_a_pause_then_a_vowel_rank_is_not_a_bare_no(fresh_two_players) -> None:
+    """Ben's "no, eights" (en-us+f1 at 155, 20 dB, the game of seed 4103), read "no a three": the "a" is
+    "eights"' first vowel after the comma's pause, not a drawn-out "no"; cut to "no" it would be a go
+    fish. It is still checked, and nothing moves."""
+    from tabletop.speech import synth
+
+    table = _asked("Ana", "sevens")
+    before = table.game.public()
+    replies = table.hear_audio(synth.realistic("no, eights", voice="en-us+f1", speed=155, snr_db=20,
+                                               seed=4103 * 1000 + 13), fresh_two_players)
+    events = [r.event for r in replies]
+    assert replies[0].event["heard"] == "no a three", events
+    assert "drawn_out" not in fresh_two_players.last_trace["said_alone"], events
+    assert replies[-1].text == "Go fish?" and table.game.public() == before, events

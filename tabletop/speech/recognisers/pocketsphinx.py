@@ -132,6 +132,15 @@ BACKGROUND_DB = 15.0
 # The speaker's level in a short answer: the power of its loudest frames, as many as a vowel lasts
 # (100 ms; see _said_alone).
 SPEAKER_FRAMES = 10
+# A "no" drawn out ("nooo", en+m6 at 135 words a minute) is read "nah a five" by the grammar: the long
+# vowel's tail is an "a" at the speaker's level, the babble after it the value. That "a" (or "an",
+# "the") is the "no"'s own vowel when the speech runs on unbroken from the "no" into it: no stretch of
+# DRAWN_GAP_FRAMES frames between the two falls BACKGROUND_DB under the speaker (see _drawn_out). A
+# "no, eights" read "no a three" has a pause of 13 or more frames at the babble's level before the "a"
+# (the comma); a drawn-out "no" dips at most 13 dB for a frame or two.
+DRAWN_GAP_FRAMES = 3
+DRAWN_OUT_HEADS = ("no", "nah")
+DRAWN_OUT_FILLERS = ("a", "an", "the")
 # A short answer's reading whose slot value Moonshine heard too (see _second_opinion) is as sure as one
 # both of PocketSphinx's decoders read in the same words (the table's HEARD_ALIKE).
 SECOND_CONFIRMS = 0.9
@@ -1283,6 +1292,13 @@ def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Seq
     # measure: a decoder stretches a short answer over the babble after it.
     level = loudness.loudest(head.start_frame, head.end_frame, SPEAKER_FRAMES)
     out["level"] = round(level, 1)
+    if len(g) > 1 and _clean(head.word) in DRAWN_OUT_HEADS and _clean(g[1].word) in DRAWN_OUT_FILLERS and \
+            _drawn_out(loudness, head, g[1], level):
+        # The "no"'s drawn-out vowel, read as a filler word (see DRAWN_GAP_FRAMES): part of the answer.
+        # The words after it still count: "no, an eights" said in one breath keeps its "eights".
+        out["drawn_out"] = _clean(g[1].word)
+        head = _Span(head.start_frame, g[1].end_frame)
+        g = [head] + g[2:]
 
     # The grammar's words after the answer, and the open decoder's words where they lie beyond the
     # answer's segment (it may split one word in two: "nope" heard "nah two").
@@ -1296,6 +1312,39 @@ def _said_alone(loudness: _Loudness, grammar_segs: Sequence[Any], open_segs: Seq
     out["rest"] = [(k, _clean(w), a, b, round(loudness(a, b) - level, 1)) for k, w, a, b in rest]
     out["others"] = [f"{k}:{_clean(w)}" for k, w, a, b in rest if loudness(a, b) >= level - BACKGROUND_DB]
     return out
+
+
+class _Span:
+    """A stretch of frames standing for a decoder's segment (its word is no word of its own)."""
+
+    word = "<span>"
+
+    def __init__(self, start_frame: int, end_frame: int) -> None:
+        self.start_frame, self.end_frame = start_frame, end_frame
+
+
+def _drawn_out(loudness: _Loudness, head: Any, filler: Any, level: float) -> bool:
+    """Whether the speech runs on unbroken from the answer's loudest frame to the filler's loudest
+    frame after it: no ``DRAWN_GAP_FRAMES`` frames in a row between them are ``BACKGROUND_DB`` under
+    ``level`` (the speaker's), as a pause before another word would be (see DRAWN_GAP_FRAMES)."""
+    import numpy as np
+
+    hop = loudness.HOP
+    end = min(filler.end_frame + 1, len(loudness.samples) // hop)
+    if end <= head.start_frame or filler.start_frame >= end:
+        return False
+    x = loudness.samples[head.start_frame * hop:end * hop].reshape(end - head.start_frame, hop)
+    db = 10.0 * np.log10((x * x).mean(axis=1) + 1.0)
+    split = filler.start_frame - head.start_frame
+    first = int(np.argmax(db[:split])) if split > 0 else 0
+    last = split + int(np.argmax(db[split:]))
+    quiet = db[first:last + 1] < level - BACKGROUND_DB
+    run = 0
+    for q in quiet:
+        run = run + 1 if q else 0
+        if run >= DRAWN_GAP_FRAMES:
+            return False
+    return True
 
 
 def _spoken(decoder: Any, loudness: _Loudness, floor: float) -> str:
