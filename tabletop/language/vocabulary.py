@@ -168,6 +168,11 @@ class Vocabulary:
         """The ranks whose words sound close to ``rank``'s (``ranks_heard_alike``), in the file's order."""
         return _partners(rank, self.ranks_heard_alike)
 
+    def checked_with(self, rank: Rank) -> tuple[Rank, ...]:
+        """The ranks heard for ``rank`` with no trace of it (``ranks_checked``), in the file's order: none
+        when asks, books and corrections naming ``rank`` need no check for that."""
+        return _partners(rank, self.ranks_checked)
+
     def single_words(self, name: str) -> frozenset[str]:
         """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
         and the one-word options of the rule ``name`` ("yes", "yeah", "sure" ...).

@@ -204,17 +204,19 @@ def _dithered(samples: np.ndarray) -> np.ndarray:
     a 10 ms stretch of exact zeros is touched (no microphone is that quiet); the floor goes under the
     whole file, as ``pad`` gives it (a floor under the silence alone still lost the sevens). The noise
     is seeded by the file's length, so a file is always heard alike."""
-    if len(samples) < ZERO_RUN or np.count_nonzero(samples) == len(samples):
-        return samples
-    zero = samples == 0
-    edges = np.diff(np.concatenate(([0], zero.view(np.int8), [0])))
-    runs = np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
-    if runs.max() < ZERO_RUN:
+    if longest_run(samples == 0) < ZERO_RUN:
         return samples
     rng = np.random.default_rng(len(samples))
     amp = 32768.0 * 10 ** (DITHER_DB / 20.0)
     out = samples.astype(np.float64) + rng.normal(0.0, amp, len(samples))
     return np.clip(np.round(out), -32768, 32767).astype(np.int16)
+
+
+def longest_run(mask: np.ndarray) -> int:
+    """The length of the longest stretch of true values in ``mask`` (0 when none is true)."""
+    edges = np.diff(np.concatenate(([0], np.asarray(mask, dtype=np.int8), [0])))
+    runs = np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
+    return int(runs.max()) if len(runs) else 0
 
 
 def wav_bytes(utterance: Utterance) -> bytes:

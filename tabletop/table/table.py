@@ -1153,8 +1153,7 @@ def _checked_rank(intent: Intent, slot: str) -> bool:
     ``ranks_checked`` (fives, nines): heard for one another with no trace of the other, so a
     correction naming one is checked ("Nines?") unless the second model heard it too."""
     rank = getattr(intent, "rank", None) if slot == "rank" else None
-    return isinstance(intent, (Ask, Book)) and isinstance(rank, Rank) and \
-        any(rank in pair for pair in load_vocabulary().ranks_checked)
+    return isinstance(intent, (Ask, Book)) and isinstance(rank, Rank) and bool(load_vocabulary().checked_with(rank))
 
 
 def _steadily_heard_for(value: str) -> tuple[str, ...]:

@@ -48,7 +48,7 @@ from typing import Any, Callable, Sequence
 from tabletop.errors import SetupError
 from tabletop.language.transcript import Alternative, Transcript
 from tabletop.speech import grammars, jsgf as jsgf_reader, ngram
-from tabletop.speech.audio import Utterance, has_speech
+from tabletop.speech.audio import Utterance, has_speech, longest_run
 from tabletop.speech.pronounce import pronunciations
 
 __all__ = ["PocketSphinxRecogniser", "model_status"]
@@ -570,10 +570,8 @@ class PocketSphinxRecogniser:
                 value = ("rank", partner.symbol)
                 if sum(1 for t in nbest if t and value in slot_values_said(t, players)) >= CONFUSABLE_HEARD_MIN:
                     return value[1]
-            checked = {r.symbol for pair in vocab.ranks_checked for r in pair}
-            if getattr(mine, "type", None) in RANKS_CHECKED_IN and rank.symbol in checked:
-                rivals = [p.symbol for pair in vocab.ranks_checked if rank in pair for p in pair
-                          if p is not rank and p.symbol not in closed]
+            if getattr(mine, "type", None) in RANKS_CHECKED_IN:
+                rivals = [p.symbol for p in vocab.checked_with(rank) if p.symbol not in closed]
                 if rivals:
                     return rivals[0]
         except Exception:  # noqa: BLE001 - a parser failure leaves the reading as it was
@@ -1246,11 +1244,20 @@ class _Loudness:
         loudness where it holds no whole frame."""
         import numpy as np
 
+        powers = self.powers(first, last)
+        if not len(powers):
+            return self(first, last)
+        return _decibels(float(np.sort(powers)[-frames:].mean()))
+
+    def powers(self, first: int, last: int) -> Any:
+        """Mean power of each whole frame from ``first`` to ``last`` (none where the audio ends first)."""
+        import numpy as np
+
         end = min(last + 1, len(self.samples) // self.HOP)
         if end <= first:
-            return self(first, last)
+            return np.zeros(0)
         x = self.samples[first * self.HOP:end * self.HOP].reshape(end - first, self.HOP)
-        return _decibels(float(np.sort((x * x).mean(axis=1))[-frames:].mean()))
+        return (x * x).mean(axis=1)
 
     def floor(self, segs: Sequence[Any]) -> float | None:
         """``BACKGROUND_DB`` under the median loudness of these words (a decoder's segments): what
@@ -1329,22 +1336,13 @@ def _drawn_out(loudness: _Loudness, head: Any, filler: Any, level: float) -> boo
     ``level`` (the speaker's), as a pause before another word would be (see DRAWN_GAP_FRAMES)."""
     import numpy as np
 
-    hop = loudness.HOP
-    end = min(filler.end_frame + 1, len(loudness.samples) // hop)
-    if end <= head.start_frame or filler.start_frame >= end:
-        return False
-    x = loudness.samples[head.start_frame * hop:end * hop].reshape(end - head.start_frame, hop)
-    db = 10.0 * np.log10((x * x).mean(axis=1) + 1.0)
+    db = 10.0 * np.log10(loudness.powers(head.start_frame, filler.end_frame) + 1.0)
     split = filler.start_frame - head.start_frame
+    if not len(db) or split >= len(db):
+        return False
     first = int(np.argmax(db[:split])) if split > 0 else 0
     last = split + int(np.argmax(db[split:]))
-    quiet = db[first:last + 1] < level - BACKGROUND_DB
-    run = 0
-    for q in quiet:
-        run = run + 1 if q else 0
-        if run >= DRAWN_GAP_FRAMES:
-            return False
-    return True
+    return longest_run(db[first:last + 1] < level - BACKGROUND_DB) < DRAWN_GAP_FRAMES
 
 
 def _spoken(decoder: Any, loudness: _Loudness, floor: float) -> str:
