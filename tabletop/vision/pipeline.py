@@ -297,9 +297,7 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
     for reading, cand in read:
         if not _two_agree(reading) and abs(cand.short_side / scale - 1.0) > RESCALE_FROM:
             corners = _at_size(cand.corners, scale)
-            again = _read_corners(image, corners, reader)
-            if trace is not None:
-                trace.append(Hypothesis(corners, "corner", again))
+            again = _read_traced(image, corners, reader, trace)
             surer = again.confidence > reading.confidence
             agreeing = _same_card(again, reading) and again.confidence >= PARTS_AT_SCALE[0]
             # at a size the whole cards give, only a sure read naming a suit none read before contradicts
@@ -340,9 +338,7 @@ def _surer_at_frame_shape(image: np.ndarray, hidden: list[tuple], whole: list, w
         if (LONE_AT_SHAPE <= reading.confidence < SURE_AT_BOTH and not _two_agree(reading) and reading.suit is not None
                 and _off_shape(cand.corners, scale, aspect)):
             corners = _at_shape(cand.corners, scale, aspect)
-            again = _read_corners(image, corners, reader)
-            if trace is not None:
-                trace.append(Hypothesis(corners, "corner", again))
+            again = _read_traced(image, corners, reader, trace)
             if _same_card(again, reading) and again.confidence >= SURE_AT_BOTH:
                 reading = replace(again, glyph=reading.glyph, corners_read=reading.corners_read, agree=reading.agree)
         out.append((reading, cand))
@@ -370,9 +366,7 @@ def _at_frame_shape(image: np.ndarray, reading, cand, reader: Reader, short: flo
     0.6-0.9 or 1.1-1.5 of the true long or short side); scaled as hung (``_hung_at_scale``), its far index still falls
     off the card's. Else ``(reading, cand)`` as they are."""
     corners = _at_shape(cand.corners, short, aspect)
-    again = _read_corners(image, corners, reader)
-    if trace is not None:
-        trace.append(Hypothesis(corners, "corner", again))
+    again = _read_traced(image, corners, reader, trace)
     if again.rank is not reading.rank or again.confidence < SURE_AT_BOTH or again.suit is None:
         return reading, cand
     if _two_agree(again) and reading.suit in (None, again.suit):
@@ -429,9 +423,7 @@ def _index_at_scale(image: np.ndarray, unsuited: list[tuple], reader: Reader, sc
         if abs(cand.short_side / scale - 1.0) <= RESCALE_FROM:
             continue
         corners = _at_size(cand.corners, scale)
-        again = _read_corners(image, corners, reader)
-        if trace is not None:
-            trace.append(Hypothesis(corners, "corner", again))
+        again = _read_traced(image, corners, reader, trace)
         if (again.rank is reading.rank and again.confidence >= SURE_AT_BOTH and _reads_as_index(again)
                 and again.glyph is not None):
             # hung anew on its one index (a card spanned by two indices no longer is): the index is the part in view
@@ -492,9 +484,7 @@ def _partly_hidden(image: np.ndarray, partial: list, whole_short: float | None, 
             continue  # an index already read surely from both corners of a hypothesis hung on it: the same card
         if not cand.paired and not _of_frame_size(cand, read):
             continue
-        reading = _read_corners(image, cand.corners, reader)
-        if trace is not None:
-            trace.append(Hypothesis(cand.corners, "corner", reading))
+        reading = _read_traced(image, cand.corners, reader, trace)
         if _reads_as_card(reading) and (not cand.by_index or _reads_as_index(reading)):
             read.append((reading, cand))
         elif cand.by_index and reading.rank is not None:
@@ -701,9 +691,7 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
             if any(r.confidence >= SURE_AT_BOTH for r, _ in there):
                 continue  # a card read surely there already
             tried.append(corners[0])
-            reading = _read_corners(image, corners, reader)
-            if trace is not None:
-                trace.append(Hypothesis(corners, "corner", reading))
+            reading = _read_traced(image, corners, reader, trace)
             across = (corners[1] - corners[0]) / VIEW_W  # a view pixel along the top edge, in the frame
             best = (reading, corners)
             for nudge in BESIDE_NUDGES:
@@ -712,9 +700,7 @@ def _indices_beside(image: np.ndarray, hidden: list[tuple], reader: Reader,
                 # the card's edge nearer its glyph than the card read beside it has its: the print of the card under
                 # it (a pip cut by its edge) lay in the view left of its glyph
                 corners = (corners + nudge * VIEW_W * across).astype(np.float32)
-                again = _read_corners(image, corners, reader)
-                if trace is not None:
-                    trace.append(Hypothesis(corners, "corner", again))
+                again = _read_traced(image, corners, reader, trace)
                 if again.suit is not None and (best[0].suit is None or again.confidence > best[0].confidence):
                     best = (again, corners)  # the surest of the places read
             reading, corners = best
@@ -931,10 +917,8 @@ def _read_near(image: np.ndarray, place: np.ndarray, reader: Reader, left: int, 
             # the glyph read there says where the card's index corner is
             snapped = _snapped(corners, reading.glyph, own)
             if snapped is not None:
-                again = _read_corners(image, snapped, reader)
+                again = _read_traced(image, snapped, reader, trace)
                 used += 1
-                if trace is not None:
-                    trace.append(Hypothesis(snapped, "corner", again))
                 if again.suit is not None and (best[0].suit is None or again.confidence > best[0].confidence):
                     best = (again, snapped)
                 if best[0].suit is not None and best[0].confidence >= SURE_AT_BOTH:
@@ -1190,6 +1174,14 @@ def _measured_by_far_index(image: np.ndarray, read: list[tuple], reader: Reader,
 def _same_far_corner(a, b) -> bool:
     """True if two hypotheses hung on one index put its card's far corner within a tenth of a short side."""
     return float(_length(a.corners[2] - b.corners[2])) < 0.1 * min(a.short_side, b.short_side)
+
+
+def _read_traced(image: np.ndarray, corners: np.ndarray, reader: Reader, trace: list[Hypothesis] | None):
+    """``_read_corners``, the hypothesis and its reading added to ``trace`` (when tracing)."""
+    reading = _read_corners(image, corners, reader)
+    if trace is not None:
+        trace.append(Hypothesis(corners, "corner", reading))
+    return reading
 
 
 def _read_corners(image: np.ndarray, corners: np.ndarray, reader: Reader):
