@@ -173,6 +173,11 @@ class Vocabulary:
         when asks, books and corrections naming ``rank`` need no check for that."""
         return _partners(rank, self.ranks_checked)
 
+    def mistakable(self, rank: Rank) -> bool:
+        """Whether ``rank`` is one of a pair of ranks heard for one another (``ranks_checked``,
+        ``ranks_heard_alike``, ``steadily_confused_ranks``: fives/nines, kings/queens, sixes/tens)."""
+        return bool(_partners(rank, (*self.ranks_checked, *self.ranks_heard_alike, *self.steadily_confused_ranks)))
+
     def single_words(self, name: str) -> frozenset[str]:
         """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
         and the one-word options of the rule ``name`` ("yes", "yeah", "sure" ...).

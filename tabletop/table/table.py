@@ -625,10 +625,7 @@ class Table:
         value = now[0][0]
         if value not in allowed or any(said in allowed for said in _steadily_heard_for(value)):
             return False
-        vocab = load_vocabulary()
-        if (slot, value) in self._agreed and not any(
-                value in (a.symbol, b.symbol)
-                for a, b in (*vocab.ranks_checked, *vocab.ranks_heard_alike, *vocab.steadily_confused_ranks)):
+        if (slot, value) in self._agreed and not (slot == "rank" and load_vocabulary().mistakable(Rank.from_symbol(value))):
             return True
         return again and self._heard_alike is not None and heard.text == self._heard_alike and len(now) == 1
 

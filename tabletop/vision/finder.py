@@ -39,7 +39,8 @@ VIEW_CORNERS = np.array([[VIEW_MARGIN, VIEW_MARGIN], [VIEW_W - 1 - VIEW_MARGIN, 
 """Where a card's corners land in its view (top left, top right, bottom right, bottom left)."""
 
 _WORK_SIZE = 512  # frames are analysed at most this wide (long side) for speed
-_ASPECT = 88 / 63
+CARD_ASPECT = 88 / 63
+"""A card's long side over its short side (poker size, 63 × 88 mm): what every size guess from one side assumes."""
 _ASPECT_RANGE = (1.15, 1.75)
 _MIN_AREA = 0.004  # of the frame
 _MAX_AREA = 0.6
@@ -727,7 +728,7 @@ def _hang_card(spot: np.ndarray, a: np.ndarray, b: np.ndarray, long_side: float,
     ``on_paper_only``: None as soon as it is seen not to lie wholly on paper (the sizes only guessed).
     """
     height, width = blob.shape
-    short_side = long_side / _ASPECT
+    short_side = long_side / CARD_ASPECT
     across, down = short_side * a, long_side * b
     top_right = spot + across
     quad = np.array([spot, top_right, top_right + down, spot + down], np.float32)
@@ -886,9 +887,9 @@ def _corner_candidates(blobs: list[np.ndarray], kept: list[CardQuad], shape: tup
     known_long = _deck_long_side(kept)
     sure_long = _deck_long_side([q for q, sure in zip(kept, settled) if sure])
     deck = None if sure_long is None else (DECK_SPREAD[0] * sure_long, DECK_SPREAD[1] * sure_long)
-    min_long = np.sqrt(_MIN_AREA * frame_area * _ASPECT)
-    max_long = np.sqrt(_MAX_AREA * frame_area * _ASPECT)  # as large as a whole card may be (a phone held upright)
-    unit = (known_long / _ASPECT) * known_long if known_long else min_long * min_long / _ASPECT
+    min_long = np.sqrt(_MIN_AREA * frame_area * CARD_ASPECT)
+    max_long = np.sqrt(_MAX_AREA * frame_area * CARD_ASPECT)  # as large as a whole card may be (a phone held upright)
+    unit = (known_long / CARD_ASPECT) * known_long if known_long else min_long * min_long / CARD_ASPECT
     out: list[CornerCandidate] = []
     scanned: dict[tuple[int, ...], list[float]] = {}  # fan lines by corner: several paper measures give one corner
     bite = max(5, int(BITE_SHARE * max(shape)) | 1)  # odd
@@ -930,9 +931,9 @@ def _fan_spots(corner: _Corner, blob: np.ndarray, size: float, gray: np.ndarray 
     if gray is not None and not explained:  # the same corner comes from several paper measures: look once
         key = (*np.rint(corner.point / 2).astype(int).tolist(), *np.rint(corner.a * 20).astype(int).tolist(), int(size / 4))
         if key not in scanned:
-            scanned[key] = _fan_lines(corner.point, corner.a, corner.b, size / _ASPECT, size, gray)
+            scanned[key] = _fan_lines(corner.point, corner.a, corner.b, size / CARD_ASPECT, size, gray)
         fan = scanned[key]
-    return [0.0] + [t for t in fan if _shares_edge(blob, corner.point + t * corner.a, corner.a, corner.b, size / _ASPECT)]
+    return [0.0] + [t for t in fan if _shares_edge(blob, corner.point + t * corner.a, corner.a, corner.b, size / CARD_ASPECT)]
 
 
 def _cards_at_corner(corner: _Corner, blob: np.ndarray, paper: _LazyPaper, covered: np.ndarray,
@@ -951,12 +952,12 @@ def _cards_at_corner(corner: _Corner, blob: np.ndarray, paper: _LazyPaper, cover
         strip = offsets[k + 1] - offset if k + 1 < len(offsets) else None
         spot, in_fan = corner.point + offset * a, k > 0
         # a fan's next spot lies on the edge of the card it is laid on: look just inside it, in its index
-        probe = spot + 0.1 * size / _ASPECT * a + 0.1 * size * b if in_fan else spot
+        probe = spot + 0.1 * size / CARD_ASPECT * a + 0.1 * size * b if in_fan else spot
         under = _card_under(probe, kept, 3 if in_fan else -3)  # a whole card there: read only if it reads badly
         if (under < 0 and explained) or (under >= 0 and (only_new or under < len(settled) and settled[under])):
             continue  # (a card read surely there: the reader's is the card, its own corners not hung again)
         longs = {known_long} if known_long else set()
-        longs |= {corner.b_length} if in_fan else {corner.b_length, corner.a_length * _ASPECT}  # a fan's edge is not one card's width
+        longs |= {corner.b_length} if in_fan else {corner.b_length, corner.a_length * CARD_ASPECT}  # a fan's edge is not one card's width
 
         def hang(long_side: float, on_paper_only: bool = False, spot=spot, under=under, strip=strip):
             return _hang_card(spot, a, b, long_side, blob, paper.get(), covered, under, strip, on_paper_only)

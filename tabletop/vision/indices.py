@@ -20,7 +20,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from tabletop.vision.finder import CornerCandidate, _length, _lengths, _side_lines
+from tabletop.vision.finder import CARD_ASPECT, CornerCandidate, _length, _lengths, _side_lines
 
 __all__ = ["find_indices", "GLYPH_TO_CARD"]
 
@@ -30,7 +30,6 @@ the bidly faces 0.10, the Edje pinochle deck about 0.09 (measured on whole cards
 _INDEX_INSET = 0.05
 """The index's top left lies about this share of the card's width and height in from its corner (rendered decks
 0.03-0.08 and 0.03-0.07, the bidly faces 0.04 and 0.03)."""
-_ASPECT = 88 / 63
 _FINEST_LEVEL, _COARSEST_LEVEL = 1024, 400
 """Long sides of the finest and coarsest levels searched, each half the one before: a glyph is looked for where
 it is 7-38 pixels tall, so together they see glyphs from 7 pixels tall at 1024 to 38 at 512 (a glyph a tenth
@@ -162,7 +161,7 @@ def pair_indices(found: list[CornerCandidate]) -> list[CornerCandidate]:
           & (back_right > 0) & (back_down > 0))
     pairs = []
     for i, j in zip(*np.nonzero(ok)):
-        misfit = abs(math.log(size[i, j])) + abs(math.log(aspect[i, j] / _ASPECT)) + (1 + turn[i, j])
+        misfit = abs(math.log(size[i, j])) + abs(math.log(aspect[i, j] / CARD_ASPECT)) + (1 + turn[i, j])
         pairs.append((float(misfit), int(i), int(j), float(across[i, j]), float(along[i, j])))
     pairs.sort(key=lambda p: p[0])
     used: set[int] = set()
@@ -522,7 +521,7 @@ def _index_fit(rank_shape: _Shape, pip_shape: _Shape) -> tuple[float, tuple[np.n
     # a typical index: the pip 0.75 of the glyph's height, 0.15 of it below
     misfit = abs(pip_h / glyph_h - 0.75) + abs(gap / glyph_h - 0.15)
     long_side = glyph_h / GLYPH_TO_CARD
-    short_side = long_side / _ASPECT
+    short_side = long_side / CARD_ASPECT
     left = min(float(rank_right.min()), float(pip_right.min()))
     top = float(rank_down.min())
     corner = (left - _INDEX_INSET * short_side) * right + (top - _INDEX_INSET * long_side) * down

@@ -16,7 +16,7 @@ import numpy as np
 
 from tabletop.errors import InvalidInputError
 from tabletop.vision.detection import Detection
-from tabletop.vision.finder import (_ASPECT, DECK_SPREAD, SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad,
+from tabletop.vision.finder import (CARD_ASPECT, DECK_SPREAD, SIZE_LADDER, VIEW_CORNERS, VIEW_H, VIEW_MARGIN, VIEW_W, CardQuad,
                                    CornerCandidate, _length, _lengths, find_cards_and_corners, warp_card)
 from tabletop.vision.glyphs import FIRST_INDEX_VIEW
 from tabletop.vision.indices import find_indices
@@ -292,7 +292,7 @@ def _hung_at_scale(image: np.ndarray, read: list[tuple], reader: Reader, scale: 
     scene's two of clubs, 0.76, read again a two of diamonds, 0.76, on no card)."""
     if scale is None:
         return read
-    aspect = _frame_aspect(read, whole) or _ASPECT
+    aspect = _frame_aspect(read, whole) or CARD_ASPECT
     out = []
     for reading, cand in read:
         if not _two_agree(reading) and abs(cand.short_side / scale - 1.0) > RESCALE_FROM:
