@@ -191,6 +191,18 @@ def _slot_words(slot: str, value: Any) -> str:
     return str(value)
 
 
+_SPEAKERS_SLOT = {"ask": "asker", "book": "player", "out_of_cards": "player"}
+
+
+def said_by(meant: dict[str, Any], speaker: str) -> dict[str, Any]:
+    """``meant`` with the player who says it named: "book of sevens" said by Ben is Ben's book, so
+    "Ana has a book of sevens?" is answered "no", never "yes" (before, a sentence that named nobody
+    matched a question naming anyone: clean 4111 confirmed Ana's book for Ben's, saved only by
+    Ana's hand)."""
+    slot = _SPEAKERS_SLOT.get(meant["type"])
+    return {**meant, slot: speaker} if slot is not None and meant.get(slot) is None else meant
+
+
 def matches(heard: dict[str, Any] | None, meant: dict[str, Any]) -> bool:
     """The table acted on (or asked about) what was meant: the same type, and every slot both name equal."""
     if heard is None:
@@ -359,8 +371,8 @@ class SpokenTable(simtable.SimulatedTable):
 
     def say(self, text: str, intent: Any, expect: tuple[str, ...] | None = ("ok",), *, compare: bool = True,
             undoable: bool = True) -> Any:
-        meant = intent.to_json()
         speaker = self.speaker_for(intent)
+        meant = said_by(intent.to_json(), speaker)
         self.tally.actions += 1
         self.tally.voice(self.voice_name(speaker), actions=1)
         self.stats.events += 1

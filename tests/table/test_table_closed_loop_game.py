@@ -37,3 +37,20 @@ def test_a_typed_game_through_the_closed_loop_ends_in_the_true_state(tmp_path: P
     assert "query" in tally.kinds and tally.actions > 40 and tally.utterances == tally.actions, tally
     assert tally.wrong == 0 and tally.gave_up == 0 and not game.typed
     assert game.state["winners"] and any(s.startswith("Game over.") for s in game.said), game.said[-6:]
+
+
+def test_the_bench_takes_a_sentence_naming_nobody_as_the_speakers_own() -> None:
+    """"Book of sevens" said by Ben is Ben's book: a question naming Ana is no match, so the
+    simulated Ben answers it "no" (clean 4111 had him confirm "Ana has a book of sevens?")."""
+    import table as bench
+    from tabletop.cards import Rank
+    from tabletop.referee.intents import Ask, Book, Lucky
+
+    bens_book = bench.said_by(Book(Rank.SEVEN).to_json(), "Ben")
+    assert not bench.matches(Book(Rank.SEVEN, player="Ana").to_json(), bens_book)
+    assert bench.matches(Book(Rank.SEVEN, player="Ben").to_json(), bens_book)
+    assert bench.matches(Book(Rank.SEVEN).to_json(), bens_book)
+    bens_ask = bench.said_by(Ask("Cho", Rank.SEVEN).to_json(), "Ben")
+    assert not bench.matches(Ask("Cho", Rank.SEVEN, asker="Ana").to_json(), bens_ask)
+    assert bench.said_by(Book(Rank.SEVEN, player="Ana").to_json(), "Ben")["player"] == "Ana"
+    assert bench.said_by(Lucky(Rank.SEVEN).to_json(), "Ben") == Lucky(Rank.SEVEN).to_json()
