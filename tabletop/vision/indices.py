@@ -281,7 +281,7 @@ def _grown_at_faint(labels: np.ndarray, stats: np.ndarray, mask: np.ndarray, fai
     and the labels of the ink shapes each holds."""
     count, shapes, shape_stats, shape_centres = cv2.connectedComponentsWithStatsWithAlgorithm(faint, 8, cv2.CV_32S,
                                                                                           cv2.CCL_BBDT)
-    if count < 2:
+    if count < 2 or len(stats) < 2:  # no faint shape, or no ink shape for one to hold
         return None
     longer = np.maximum(shape_stats[:, cv2.CC_STAT_WIDTH], shape_stats[:, cv2.CC_STAT_HEIGHT])
     sized = (longer >= size[0]) & (longer <= size[1])

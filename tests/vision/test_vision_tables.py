@@ -186,3 +186,20 @@ def test_a_whole_card_turned_45_degrees_read_right_is_scored_right() -> None:
     beside = Detection(card.rank, card.suit, (int(x1) + 10, int(y0), int(x1 - x0), int(y1 - y0)), 0.96)
     assert score_cards([(card, quad, True)], [fitted])["sure_correct"] == 1
     assert score_cards([(card, quad, True)], [beside])["sure_correct"] == 0
+
+
+@pytest.mark.parametrize("name,seed", [("linen", 0), ("linen", 1), ("weave", 1), ("cork", 1)])
+def test_a_bare_table_under_a_lamp_shows_no_card_and_never_crashes(name: str, seed: int) -> None:
+    """A table with nothing on it under a lamp's glare (its weave washed out to paper white in the middle): no card.
+    Before, a level of the picture with faint shapes and no ink at all broke the faint-ink search
+    (``indices._grown_at_faint``) and ``see`` raised a ValueError: a live camera over an empty table would crash."""
+    import numpy as np
+
+    from tabletop.vision.tabletops import make_table
+
+    h, w = 886, 860
+    yy, xx = np.mgrid[0:h, 0:w]
+    glare = np.exp(-(((yy - 450) / 300.0) ** 2 + ((xx - 420) / 300.0) ** 2))[..., None]
+    table = make_table(name, np.random.default_rng(seed), h, w).astype(np.float32)
+    frame = np.clip(table + (255 - table) * glare, 0, 255).astype(np.uint8)
+    assert see(frame) == []
