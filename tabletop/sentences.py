@@ -416,6 +416,7 @@ _CAMERA_PROBLEMS = {
     "camera-stopped": "The camera stopped sending pictures, so I'll go on without it.",
     "camera-dark": "The camera sees only darkness, so I'll go on without it. Next time, turn on a light.",
     "no-vision-model": "The card reader isn't installed, so I'll go on without the camera.",
+    "reader-failed": "I couldn't read the cards in the camera's picture, so I'll go on without it.",
 }
 
 

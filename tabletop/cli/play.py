@@ -426,6 +426,11 @@ def _eyes(camera: str) -> Any:
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.look(), book_size=book_size, reader=reader)  # about half a second of frames
+        frames = cam.look()  # about half a second of frames
+        try:
+            return check_book(rank, frames, book_size=book_size, reader=reader)
+        except Exception as error:  # noqa: BLE001 - a fault in reading the picture never stops the game
+            raise SetupError(f"the card reader failed on the camera's picture ({type(error).__name__}: {error}); "
+                             "please report it", code="reader-failed") from error
 
     return BookEyes(look)

@@ -71,3 +71,28 @@ def test_no_camera_or_a_dark_one_and_the_game_goes_on(tmp_path: Path) -> None:
     assert "darkness" in events[1]["say"] and events[1]["code"] == "ok"
     assert "turn on a light" in events[1]["detail"] and "(" not in events[1]["say"]  # the detail is printed, not said
     assert events[2]["code"] == "ok" and "camera" not in events[2]["say"]  # vision was put away
+
+
+def test_a_fault_in_reading_the_picture_puts_the_camera_away_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A bug in the card reader (injected: ``check_book`` raising, as ``see`` once did on a bare table under a lamp)
+    never stops a game: the camera is put away with a plain sentence, the book is recorded on the player's word,
+    and the error is in the printed detail, not spoken."""
+    import sys
+
+    video = write_video(tmp_path / "sevens.avi", [Card(Rank.SEVEN, s) for s in Suit], seed=1)
+    program = ("import sys, tabletop.vision as vision\n"
+               "def broken(*args, **kwargs): raise ValueError('operands could not be broadcast together')\n"
+               "vision.check_book = broken\n"
+               "from tabletop.cli import main\n"
+               "sys.exit(main(sys.argv[1:]))\n")
+    out = subprocess.run(
+        [sys.executable, "-c", program, "play", "--text", "--json", "--players", "Ana", "Ben", "--camera", str(video),
+         "--journal", str(tmp_path / "g.jsonl")],
+        input="Ben has a book of sevens\nAna has a book of kings\n", capture_output=True, text=True, timeout=180,
+    )
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    assert events[1]["code"] == "ok" and events[1]["state"]["books"]["Ben"] == ["7"]
+    assert events[1]["say"].startswith("I couldn't read the cards in the camera's picture, so I'll go on without it.")
+    assert "ValueError" in events[1]["detail"] and "ValueError" not in events[1]["say"]
+    assert events[2]["code"] == "ok" and "camera" not in events[2]["say"]  # vision was put away
