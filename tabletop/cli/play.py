@@ -426,6 +426,7 @@ def _eyes(camera: str) -> Any:
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        return check_book(rank, cam.look(), book_size=book_size, reader=reader)  # about half a second of frames
+        # about half a second of frames, read as a live look: a book seen at once costs one frame's read
+        return check_book(rank, cam.look(), book_size=book_size, reader=reader, live=True)
 
     return BookEyes(look)
