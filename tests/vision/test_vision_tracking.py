@@ -14,7 +14,7 @@ from tabletop.vision import scenes
 from tabletop.vision.boxes import share_of_smaller
 from tabletop.vision.tracking import Tracker, read_look
 
-from vision_helpers import need_real_faces
+from vision_helpers import need_cards_dev, need_real_faces
 
 SURE = 0.8
 
@@ -175,3 +175,25 @@ def test_a_live_look_that_does_not_confirm_at_once_is_judged_over_every_frame_re
     readings = read_look(look)
     assert len(readings) == 1 and judge_book(Rank.NINE, readings).verdict != "confirmed"  # one reading: a nine unsure
     assert check_book(Rank.NINE, look, live=True).verdict == check_book(Rank.NINE, look).verdict == "confirmed"
+
+
+def test_real_photos_held_still_with_sensor_noise_are_read_once(tmp_path: Path) -> None:
+    """Real photos (an Edje table photo and a bidly deal) as a still camera's video: each frame its own grain and a
+    flicker of exposure, through MJPG. No part of them passes for a change; the cards are see()'s on the first frame."""
+    folder = need_cards_dev()
+    rng = np.random.default_rng(11)
+    for path in (folder / "images" / "IMG_2385.JPG", folder / "bidly" / "deals" / "deal4-md-sq.jpg"):
+        photo = cv2.imread(str(path))
+        assert photo is not None, path
+        photo = cv2.resize(photo, (1280, round(photo.shape[0] * 1280 / photo.shape[1])), interpolation=cv2.INTER_AREA)
+        still = []
+        for _ in range(6):
+            grain = np.empty(photo.shape, np.int16)
+            cv2.randn(grain, 0, 3.0)
+            still.append(cv2.add(cv2.convertScaleAbs(photo, alpha=float(rng.uniform(0.97, 1.03))), grain, dtype=cv2.CV_8U))
+        frames = _video(tmp_path / f"{path.stem}.avi", still)
+        tracker = Tracker()
+        read = [tracker.see(frame) for frame in frames]
+        assert tracker.counts["whole"] == 1 and tracker.counts["kept"] == 5, (path.name, tracker.counts)
+        first = see(frames[0])
+        assert first and all(r == first for r in read), path.name
