@@ -426,9 +426,9 @@ def _eyes(camera: str) -> Any:
     cam = Camera(source)
 
     def look(rank: Any, book_size: int) -> Any:
-        frames = cam.look()  # about half a second of frames
+        frames = cam.look()  # about half a second of frames, read as a live look: a book seen at once costs one read
         try:
-            return check_book(rank, frames, book_size=book_size, reader=reader)
+            return check_book(rank, frames, book_size=book_size, reader=reader, live=True)
         except Exception as error:  # noqa: BLE001 - a fault in reading the picture never stops the game
             raise SetupError(f"the card reader failed on the camera's picture ({type(error).__name__}: {error}); "
                              "please report it", code="reader-failed") from error

@@ -715,6 +715,34 @@ def frames(composite: Composite, n: int, seed: int = 0, hand: bool = False) -> l
     return out
 
 
+def still_frames(composite: Composite, n: int, seed: int = 0, hand: tuple[int, int] | None = None) -> list[np.ndarray]:
+    """``n`` consecutive frames of ``composite`` from a still camera (a live video's, not a look's spread): each with
+    its own sensor noise at the camera's level and a flicker of exposure of up to 3%, the picture not moved. With
+    ``hand`` (first, last frame), a hand reaches in from the nearest edge over a card and back out in those frames."""
+    rng = np.random.default_rng([composite.seed, seed, 1])
+    h, w = composite.image.shape[:2]
+    sigma = float(rng.uniform(*CAMERAS[composite.camera].noise)) if composite.camera in CAMERAS else 2.0
+    aim = composite.cards[int(rng.integers(len(composite.cards)))] if composite.cards else None
+    hand_seed = int(rng.integers(0, 2**31 - 1))
+    out = []
+    for i in range(n):
+        frame = cv2.convertScaleAbs(composite.image, alpha=float(rng.uniform(0.97, 1.03)))
+        grain = np.empty((h, w, 3), np.int16)
+        cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
+        cv2.randn(grain, 0, sigma)
+        frame = cv2.add(frame, grain, dtype=cv2.CV_8U)
+        if hand is not None and aim is not None and hand[0] <= i <= hand[1]:
+            card_px = float(np.median([np.linalg.norm(p.quad[1] - p.quad[0]) for p in composite.cards]))
+            centre = aim.quad.mean(axis=0)
+            edges = np.array([[centre[0], -card_px], [centre[0], h + card_px], [-card_px, centre[1]], [w + card_px, centre[1]]],
+                             np.float32)
+            start = edges[int(np.argmin(np.linalg.norm(edges - centre, axis=1)))]
+            reach = math.sin(math.pi * (i - hand[0] + 1) / (hand[1] - hand[0] + 2))  # in, over the card, and out
+            _hand(frame, np.random.default_rng(hand_seed), start + reach * (centre - start), card_px)
+        out.append(frame)
+    return out
+
+
 def _main(argv: list[str] | None = None) -> int:
     """``python -m tabletop.vision.scenes OUT [--count N] [--seed S] [--split held_out] [--faces real] ...``:
     write composites as JPEG with one JSON line of labels each (``labels.jsonl``), to look at or to train on."""

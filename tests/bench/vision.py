@@ -18,7 +18,14 @@ Each set is reported on its own (never tune on one set alone):
 - ``speed``: CPU time per frame at 1280×720 and per 24-megapixel photo, one core; with ``--against`` another
   checkout (e.g. ``../main``), also the ratio of this checkout's CPU time to its on the same HD frames, the two run
   in turn in fresh processes (``--pairs`` times each): this machine's own speed varies twofold within an hour, so
-  the paired ratio is the figure to compare.
+  the paired ratio is the figure to compare;
+- ``live``: the live camera's figure, not the still image's: the ``speed`` set's HD scenes as MJPG videos written
+  with OpenCV and read back through ``Camera`` (``cv2.VideoCapture``), 2 s at 15 fps from a still camera
+  (``scenes.still_frames``: sensor noise and a flicker of exposure in every frame), once still and once with a hand
+  reaching over a card and out again for 14 of its 30 frames, each read in order by ``tracking.Tracker`` (the first
+  frame whole, the rest where they changed): frames per CPU second of the tracker (decoding not counted: its own
+  figure beside it), how its frames were read, and the CPU of reading one camera look (``read_look``) against
+  ``see`` on each of its frames.
 
 Recall: cards whose index shows (composites: labelled; Edje: every labelled card) read with the right
 rank. Precision: of the detections that name a rank, those lying on a card of that rank (matched one to
@@ -66,7 +73,7 @@ from vision_helpers import (FALSE_READS, LOSSES, _near_index, losses, match_labe
 CARDS_DEV = REPO.parent / "shared" / "data" / "cards-dev"
 DEALS = CARDS_DEV / "bidly" / "deals"
 BENCH_SEED = 424242  # the reader's build uses 20261129 and its check 20262129
-SETS = ("rendered", "train", "composited", "phone", "books", "edje", "bidly", "speed")
+SETS = ("rendered", "train", "composited", "phone", "books", "edje", "bidly", "speed", "live")
 
 # Cards whose index shows in each bidly deal: an estimate by eye, not a label. Each deal holds all 52 cards;
 # deal1's top hand runs off the frame (5 of its 13 indices show: 3d 7c 5s 9c 6h), deal2's right hand runs off
@@ -471,6 +478,85 @@ def speed(count: int, seed: int, camera: str) -> list[float]:
     return cpu
 
 
+LIVE_FRAMES, LIVE_FPS, LIVE_HAND = 30, 15.0, (8, 21)
+"""The live set's videos: 2 s at 15 fps; the hand over the table in frames 8 to 21 (14 of 30)."""
+
+
+def live(count: int, seed: int) -> dict:
+    """The live set (see the module's docstring): per kind of video ("still", "hand"), the tracker's CPU seconds per
+    frame, how its frames were read, decoding's CPU per frame, and per look the CPU of ``read_look`` and of ``see`` on
+    each frame; and on the still videos, sure reads where the tracker's last frame and ``see`` on it differ, against
+    ``see`` on the first frame and on the last (sensor noise alone)."""
+    from tabletop.errors import SetupError
+    from tabletop.vision.camera import Camera
+    from tabletop.vision.tracking import Tracker, read_look
+
+    out: dict = {kind: {"cpu": [], "decode": [], "counts": Counter(), "look": [], "look_see": []} for kind in ("still", "hand")}
+    out["differ"], out["noise"], out["dark"] = 0, 0, 0
+    with tempfile.TemporaryDirectory() as folder:
+        for i, image in enumerate(speed_frames(count, seed, "hd")):
+            composite = scenes.compose(seed + i, split="held_out", camera="hd", layout=("scattered", "book_row", "touching")[i % 3],
+                                       count=int(np.random.default_rng(seed + i).integers(4, 9)) if i % 3 != 1 else 2)
+            assert np.array_equal(composite.image, image)  # the speed set's scene
+            for kind, hand in (("still", None), ("hand", LIVE_HAND)):
+                path = str(Path(folder) / f"{kind}{i}.avi")
+                frames = scenes.still_frames(composite, LIVE_FRAMES, hand=hand)
+                writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), LIVE_FPS, frames[0].shape[1::-1])
+                for frame in frames:
+                    writer.write(frame)
+                writer.release()
+                tracker, got = Tracker(), []
+                with Camera(path) as camera:
+                    try:
+                        camera.read()
+                    except SetupError:  # too dark for the camera to read at all: no look is taken
+                        out["dark"] += 1
+                        continue
+                with Camera(path) as camera:
+                    for _ in range(LIVE_FRAMES):
+                        start = time.process_time()
+                        frame = camera.read()
+                        read = time.process_time()
+                        detections = tracker.see(frame)
+                        out[kind]["cpu"].append(time.process_time() - read)
+                        out[kind]["decode"].append(read - start)
+                        got.append((frame, detections))
+                out[kind]["counts"].update(tracker.counts)
+                with Camera(path) as camera:
+                    camera.frames(LIVE_HAND[0] if hand else 0)  # the hand's look starts as it reaches in
+                    look = camera.look()
+                start = time.process_time()
+                read_look(look)
+                out[kind]["look"].append(time.process_time() - start)
+                start = time.process_time()
+                for frame in look:
+                    see(frame)
+                out[kind]["look_see"].append(time.process_time() - start)
+                if hand is None:
+                    last = see(got[-1][0])
+                    out["differ"] += sum(_sure_apart(got[-1][1], last))
+                    out["noise"] += sum(_sure_apart(see(got[0][0]), last))
+    return out
+
+
+def _sure_apart(a: list[Detection], b: list[Detection]) -> tuple[int, int]:
+    """Sure reads of ``a`` with no sure read of the same card (rank, suit, boxes overlapping half) in ``b``, and of
+    ``b`` with none in ``a``."""
+    from tabletop.vision.boxes import iou
+
+    a = [d for d in a if d.rank is not None and d.confidence >= SURE]
+    b = [d for d in b if d.rank is not None and d.confidence >= SURE]
+    unmatched = list(b)
+    alone = 0
+    for d in a:
+        same = [e for e in unmatched if e.rank is d.rank and e.suit is d.suit and iou(e.box, d.box) >= 0.5]
+        if same:
+            unmatched.remove(same[0])
+        else:
+            alone += 1
+    return alone, len(unmatched)
+
+
 _TIMED_RUN = """
 import os, sys, time
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -669,6 +755,23 @@ def main() -> int:
                   f"CPU ratio median {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})")
         targets.append((">= 15 fps at 1280x720", statistics.median(hd) <= 1 / 15))
         targets.append(("<= 1 s per 24 MP photo", max(phone) <= 1.0))
+
+    if "live" in args.only and faces_ok:
+        n = 4 if args.quick else 10
+        r = live(n, BENCH_SEED + 40)
+        print(f"- live, one core, a still camera ({n} of the speed set's HD scenes, MJPG video via cv2.VideoCapture, "
+              f"{LIVE_FRAMES} frames at {LIVE_FPS:.0f} fps each; tracker CPU only, decoding apart):")
+        for kind, what in (("still", "a still table (sensor noise, exposure flicker)"),
+                           ("hand", f"a hand over it for {LIVE_HAND[1] - LIVE_HAND[0] + 1} of {LIVE_FRAMES} frames")):
+            k = r[kind]
+            print(f"  - {what}: {len(k['cpu']) / sum(k['cpu']):.1f} frames per CPU second (first frame {_ms(k['cpu'][::LIVE_FRAMES])}, "
+                  f"the others {_ms([c for j, c in enumerate(k['cpu']) if j % LIVE_FRAMES])}); frames read whole "
+                  f"{k['counts']['whole']}, in crops {k['counts']['crops']}, kept {k['counts']['kept']}, taken back "
+                  f"{k['counts']['back']} (with a moving part left unread {k['counts']['passing']}); MJPG decoding {_ms(k['decode'])}; one look read {_ms(k['look'])} "
+                  f"(see on each of its frames {_ms(k['look_see'])})")
+        print(f"  - still videos: sure reads where the tracker's last frame and see on it differ {r['differ']} "
+              f"(see on the first frame against the last: {r['noise']}, sensor noise alone); videos the camera "
+              f"called too dark to read {r['dark']}")
 
     if targets:
         print("targets: " + "; ".join(f"{name} {'MET' if ok else 'NOT MET'}" for name, ok in targets))
