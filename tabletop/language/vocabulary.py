@@ -134,6 +134,8 @@ class Vocabulary:
     ranks_checked: tuple[tuple[Rank, Rank], ...] = ()
     """Rank words heard one for the other with no trace of the other: asks, books and corrections
     naming them are checked however the hearings agree (see vocabulary.yaml)."""
+    ranks_heard_by_both: tuple[tuple[Rank, Rank], ...] = ()
+    """Rank words some voice's said one is read as the other by both decoders (see vocabulary.yaml)."""
 
     @functools.cached_property
     def typed_pattern(self) -> "re.Pattern[str]":
@@ -177,6 +179,15 @@ class Vocabulary:
         """Whether ``rank`` is one of a pair of ranks heard for one another (``ranks_checked``,
         ``ranks_heard_alike``, ``steadily_confused_ranks``: fives/nines, kings/queens, sixes/tens)."""
         return bool(_partners(rank, (*self.ranks_checked, *self.ranks_heard_alike, *self.steadily_confused_ranks)))
+
+    def heard_for(self, rank: Rank) -> tuple[Rank, ...]:
+        """The ranks a recogniser has heard as ``rank`` with no trace of them in any reading, both
+        decoders agreeing (``ranks_checked``, ``ranks_heard_alike``, ``ranks_heard_by_both``, and the
+        ranks steadily heard as it, ``steadily_confused_ranks``), in the file's order: the open
+        decoder's readings agreeing prove nothing between ``rank`` and these."""
+        steady = tuple(said for said, heard_as in self.steadily_confused_ranks if heard_as is rank)
+        return tuple(dict.fromkeys((*self.checked_with(rank), *self.heard_alike(rank),
+                                    *_partners(rank, self.ranks_heard_by_both), *steady)))
 
     def single_words(self, name: str) -> frozenset[str]:
         """The words that say ``name`` on their own: the one-word sentences of the intent ``name``
@@ -428,6 +439,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
     steady = rank_pairs("steadily_confused_ranks")
     alike = rank_pairs("ranks_heard_alike")
     checked = rank_pairs("ranks_checked")
+    both = rank_pairs("ranks_heard_by_both")
     raw_phases = dict(data.get("phases") or {})
     drop = float(raw_phases.pop("drop", 1.5))
     phases: dict[str, dict[str, float]] = {}
@@ -456,6 +468,7 @@ def _build(data: dict[str, Any], source: str) -> Vocabulary:
         steadily_confused_ranks=tuple(steady),
         ranks_heard_alike=tuple(alike),
         ranks_checked=tuple(checked),
+        ranks_heard_by_both=tuple(both),
         phases=phases,
         phase_drop=drop,
         intent_names=tuple(dict.fromkeys(t.intent for t in templates)),
