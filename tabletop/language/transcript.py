@@ -30,6 +30,14 @@ class Transcript:
     agreed: tuple[tuple[str, str], ...] = ()
     """The slot values ("rank", "7") a second, independent model (Moonshine) heard in the same audio
     as this reading gives them: set by the speech layer, read by the table without touching audio."""
+    heard_open: tuple[str, ...] = ()
+    """What an open decoder, listening for any words (no grammar), heard in the same audio: its
+    readings, best first (PocketSphinx's open loop; empty where the engine has none, and for typed
+    text). A second hearing the table may weigh, e.g. whether a yes or a no was said at all."""
+    rescued: bool = False
+    """The reading is a grammar reading the open decoder did not back at all, kept because its words
+    fit the sound (PocketSphinx's ``trace["rescued"]``): capped below acting, and never taken as
+    backed by anything the open decoder heard."""
 
     @classmethod
     def typed(cls, text: str) -> "Transcript":

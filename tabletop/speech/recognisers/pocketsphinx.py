@@ -1192,6 +1192,7 @@ class _Stream:
                 words=tuple(heard),
                 engine=owner.name,
                 decode_ms=_ms(start),
+                heard_open=tuple(open_texts),
             )
         confidence = round(agreement * acoustic, 3)
         if agreement == 0.0:
@@ -1221,6 +1222,8 @@ class _Stream:
             words=tuple(words),
             engine=owner.name,
             decode_ms=_ms(start),
+            heard_open=tuple(open_texts),  # what the open decoder heard, for the table to weigh
+            rescued=bool(trace.get("rescued")),
         )
 
 
