@@ -96,7 +96,7 @@ def test_a_rescued_yes_never_gives_a_card(heard: Transcript) -> None:
 
 
 @pytest.mark.parametrize("open_heard", [
-    ("i got none",), ("i don't have",), ("yes two", "yes no"), ("yes", "nope"), ("nope yes one",),
+    ("i don't have",), ("yes two", "yes no"), ("yes", "nope"), ("nope yes one",),
     ("here you go fish",), ("go fish",), (),
     # "i got" opens a no as well: en+m6's "I've got none" read "i've got two all your" by the open decoder
     ("i got two an eight",), ("i've got two all your",), ("sure",),
