@@ -12,9 +12,10 @@ table acted on wrongly:
 * Ben's "I have one" to Ana's ask for fives was read "i have none five" by both decoders, with "i have
   one five" the open decoder's next reading. Acted on, Ben's answer became a go fish.
 
-Each is now asked about and the game does not change until a "yes": the go fish ("Go fish?"), and the
-yes alone, three being more than Ana can give in the pairs game ("Yes, you have some?", not "Three
-eights?": see test_table_impossible_count.py).
+Each is now asked about and the game does not change until a "yes": the go fish ("Go fish?"). The yes
+is the one eight Ana can give in the pairs game (never three): its open decoder's best reading opens with
+the yes and holds no "no" (Table._open_heard_yes, test_table_open_heard_yes.py); before that it was asked
+about alone ("Yes, you have some?", not "Three eights?": see test_table_impossible_count.py).
 """
 
 from __future__ import annotations
@@ -47,7 +48,6 @@ def _asked(asker: str, rank_words: str):
 
 
 @pytest.mark.parametrize("asker, rank_words, said, voice, speed, seed, heard, question", [
-    ("Ben", "eights", "yes, 1", "en+m6", 175, 4102 * 1000 + 62, "yes i have three", "Yes, you have some?"),
     ("Ana", "fives", "I have one", "en-us+f1", 190, 4102 * 1000 + 123, "i have none five", "Go fish?"),
 ])
 def test_a_misheard_answer_to_an_ask_is_checked_not_acted_on(two_players, asker, rank_words, said, voice, speed,
@@ -64,6 +64,21 @@ def test_a_misheard_answer_to_an_ask_is_checked_not_acted_on(two_players, asker,
     # the answerer says no, and the game is still as it was: nothing to undo
     table.hear_text("no")
     assert table.game.public() == before
+
+
+def test_a_yes_heard_with_three_is_the_one_card_never_three(two_players) -> None:
+    """Ana's "yes, 1" read "yes i have three" (the open decoder: "yes i wanted three"): one eight, not three."""
+    from tabletop.speech import synth
+
+    table = _asked("Ben", "eights")
+    hands = table.game.public()["hands"]
+    replies = table.hear_audio(synth.realistic("yes, 1", voice="en+m6", speed=175, snr_db=20, seed=4102 * 1000 + 62),
+                               two_players)
+    events = [r.event for r in replies]
+    assert replies[0].event["heard"] == "yes i have three", events  # misheard as in the game
+    assert two_players.last_trace["open"][0].startswith("yes"), two_players.last_trace["open"][:3]
+    assert replies[-1].text.startswith("Ana gives Ben an eight."), events
+    assert table.game.public()["hands"] == {"Ana": hands["Ana"] - 1, "Ben": hands["Ben"] + 1}
 
 
 def test_a_nope_said_alone_is_a_go_fish_without_a_question(two_players) -> None:
