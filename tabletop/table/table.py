@@ -263,9 +263,10 @@ class Table:
                 return [self._question(f"{heard.reason or UNHEARD} {again.question}", base, None, "unheard", again)]
             again = self._slot_again(pending) if pending is not None else None
             again = again.missed() if again is not None else None
-            if again is not None and again.misses >= OFFER_AFTER and len(again.choices) == 2:
+            if again is not None:
                 # "Twos?" not caught a second time: a miss of the slot like any other, so the two
-                # likeliest values are offered ("Twos or eights?") rather than the sure part dropped
+                # likeliest values are offered ("Twos or eights?"), or the slot asked for again ("Ben,
+                # which rank?") when fewer than two are left, rather than the sure part dropped
                 self._pending = again
                 return [self._question(f"{heard.reason or UNHEARD} {again.question}", base, None, "unheard", again)]
             if pending is not None and pending.kind == "confirm":

@@ -12,6 +12,7 @@ never came: each "no" was the first miss of a new guess. The readings below are 
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -107,3 +108,13 @@ def test_real_nines_after_aces_were_denied_is_never_asked_as_aces(fresh_two_play
     assert "Aces" not in replies[-1].text and table.game.public() == before, [r.event for r in replies]
     pending = table.pending
     assert pending is not None and "A" in pending.denied and "A" not in pending.choices
+
+
+def test_a_check_not_caught_with_one_likely_value_asks_for_the_slot_again() -> None:
+    """Nothing to offer (the evidence holds one value left): the sure part is kept, the rank asked for."""
+    table = _which_rank()
+    assert table.hear(_heard("deuce", 0.45))[-1].text == "Twos?"
+    table._pending = replace(table.pending, likely=("2",))
+    reply = table.hear(_heard(""))[-1]
+    assert reply.text == "Sorry, I didn't catch that. Ben, which rank?", reply.text
+    assert table.pending is not None and table.pending.slot == "rank" and "A" not in table.pending.choices
