@@ -19,7 +19,11 @@ Kinds of question:
   is never acted on.
 * ``slot`` — one part of a sentence was not sure ("Ana, which rank?", "Sevens from whom?",
   "Sorry, how many?"): the slot's value alone fills it; after two misses the two likeliest values
-  are offered ("Sixes or sevens?").
+  are offered ("Sixes or sevens?"). A "no" to a value guessed for the slot ("Aces?") is a miss of
+  the slot, and the value denied is out of play for the rest of the exchange (``denied``): never
+  checked, offered or in the grammar again. Clean game 4111 went "Aces?" - "no, nines" - "Twos?" -
+  "no" - "Aces?" four times (en-gb+m4's "nines" heard aces and deuce), each "no" a new guess's
+  first miss, so the offer never came.
 * ``count`` — the target said "yes" without a count and the referee asked "How many?".
 * ``overrule`` — public knowledge questions an action ("Ben, you received two sevens from Cho —
   please check your hand"): "yes" records it anyway, anything else drops it.
@@ -80,6 +84,9 @@ class Pending:
     misses: int = 0
     confirms: str | None = None
     evidence: tuple[tuple[str, float], ...] = ()
+    denied: tuple[str, ...] = ()
+    """Values of the slot the player denied in this exchange ("no" to "Aces?"): out of ``choices``
+    and ``likely``, never checked or offered again."""
     instead: "Pending | None" = None
     """For a ``confirm``, the question a "no" leads to instead of "say it again": right after an
     ask, "no, tens" is likelier the target's "nope" misheard than the asker's correction, so
@@ -97,10 +104,21 @@ class Pending:
     def missed(self) -> "Pending":
         """The same question after an answer that did not fill it; the second miss offers two values."""
         misses = self.misses + 1
-        if self.slot is not None and misses >= OFFER_AFTER and len(self.likely) >= 2:
-            two = self.likely[:2]
-            return replace(self, misses=misses, choices=two, question=offer_question(self.slot, two))
-        return replace(self, misses=misses)
+        likely = tuple(v for v in self.likely if v not in self.denied)
+        if self.slot is not None and misses >= OFFER_AFTER and len(likely) >= 2:
+            two = likely[:2]
+            return replace(self, misses=misses, choices=two, likely=likely, question=offer_question(self.slot, two))
+        return replace(self, misses=misses, likely=likely)
+
+    def deny(self, *values: str) -> "Pending":
+        """The same slot question after a "no" to ``values`` ("Aces?", or both values of "Aces or
+        sixes?"): they are out of play for the exchange, and the "no" is a miss of the slot (the
+        second offers the two likeliest left). The choices never go empty: with every value denied,
+        they stay as they were."""
+        denied = tuple(dict.fromkeys(self.denied + values))
+        choices = tuple(c for c in self.choices if c not in denied) or self.choices
+        likely = tuple(v for v in self.likely if v not in denied)
+        return replace(self, denied=denied, choices=choices, likely=likely).missed()
 
     def context_fields(self) -> dict[str, Any]:
         """The fields of a language :class:`~tabletop.language.context.Context` this question sets."""

@@ -261,6 +261,14 @@ class Table:
             if pending is not None and pending.kind in ("slot", "count"):
                 self._pending = again = pending.missed()
                 return [self._question(f"{heard.reason or UNHEARD} {again.question}", base, None, "unheard", again)]
+            again = self._slot_again(pending) if pending is not None else None
+            again = again.missed() if again is not None else None
+            if again is not None:
+                # "Twos?" not caught a second time: a miss of the slot like any other, so the two
+                # likeliest values are offered ("Twos or eights?"), or the slot asked for again ("Ben,
+                # which rank?") when fewer than two are left, rather than the sure part dropped
+                self._pending = again
+                return [self._question(f"{heard.reason or UNHEARD} {again.question}", base, None, "unheard", again)]
             if pending is not None and pending.kind == "confirm":
                 self._pending = None  # a confirmation is never carried past what was not caught
             return [self._reply(heard.reason or UNHEARD, base, None, "unheard")]
@@ -337,6 +345,11 @@ class Table:
             if isinstance(intent, Yes) and pending.kind == "confirm":
                 assert pending.intent is not None
                 return self._rule(pending.intent, pending.text, base)
+            if pending.kind == "slot" and pending.slot is not None and isinstance(intent, No) and \
+                    self._offered(pending):
+                # "No" to "Eights or sixes?": neither; both are out of play and the slot asked for again
+                self._pending = again = self._asked_again(pending.deny(*pending.choices))
+                return [self._question(sentences.together([sentences.OKAY, again.question]), base, intent, "slot", again)]
             if isinstance(intent, No) and pending.instead is not None:
                 self._pending = instead = pending.instead
                 return [self._question(instead.question, base, intent, "confirm", instead)]
@@ -348,6 +361,13 @@ class Table:
             corrected = _corrected_slot(intent, pending)
             if corrected is not None and transcript.engine != "text":
                 return self._correction(pending, intent, corrected, heard, base)
+            if pending.kind == "slot" and pending.slot is not None and pending.intent is not None and \
+                    type(intent) is type(pending.intent) and getattr(intent, pending.slot, None) is not None and \
+                    _slot_json(intent, pending.slot) in pending.denied:
+                # A value the player denied in this exchange, heard again ("nines" heard aces after "no" to
+                # "Aces?"): never guessed again; a miss of the slot
+                self._pending = again = pending.missed()
+                return [self._question(f"{UNHEARD} {again.question}", base, intent, "unheard", again)]
             if pending.intent is not None and type(intent) is type(pending.intent):
                 # The slot asked for, a corrected slot ("no, sixes") or the sentence again.
                 if sure and self._offered(pending) and transcript.engine != "text" and \
@@ -357,14 +377,16 @@ class Table:
                     # decoders and acted on as an ask of tens: clean pairs game seed 4104). Acted on
                     # when the second model heard the same value; else checked ("Tens?"), every
                     # value back in play for a "no, sevens".
-                    check = replace(pending, choices=self._choices(pending.slot, pending.intent), misses=0)
+                    check = replace(pending, choices=tuple(c for c in self._choices(pending.slot, pending.intent)
+                                                           if c not in pending.denied), misses=0)
                     return [self._check(check, intent, _merge(pending.likely, heard.likely), base, heard=heard)]
                 if sure:
                     return self._rule(intent, pending.text if pending.kind == "slot" else transcript.text, base)
                 if pending.kind == "slot" and heard.missing == pending.slot:
                     likely = _merge(heard.likely, pending.likely)
                     if pending.slot == "rank" and len(pending.choices) > 2 and not pending.evidence and \
-                            self._said_alone(heard, "rank", pending.choices, again=pending.misses >= 1):
+                            self._said_alone(heard, "rank", pending.choices,
+                                             again=pending.misses > len(pending.denied)):
                         # Heard by the second model too, or said again after "Sorry, I didn't catch
                         # that" and heard alike by both decoders with no other rank in any reading,
                         # it is acted on (see _said_alone).
@@ -448,7 +470,7 @@ class Table:
                 _corrected_surely(value, before, _evidence(heard, slot), choices, agreed=agreed):
             return self._rule(intent, pending.text, base)
         check = replace(pending, confirms=slot, evidence=before, choices=choices, misses=0,
-                        likely=tuple(v for v, _ in before if v != denied))
+                        likely=tuple(v for v, _ in before if v != denied), denied=(denied,))
         return [self._check(check, intent, check.likely, base, heard=heard)]
 
     def _repeats_denied(self, intent: Intent, denied: tuple[Intent, int]) -> bool:
@@ -480,16 +502,19 @@ class Table:
         heard "book of fives" again and again: 20 dB pairs games, seeds 4103 and 4104, until typed).
         Asked about a third time, it is denied a third time; so the sure part is kept and the rank
         alone asked for ("A book of which rank?"), likeliest first the other ranks the hearing read,
-        then those confused with the denied one, the denied one last. The denied rank stays a choice:
-        in the simulated games' traces 4 of the 11 repeats this asks about did hold the rank the "no"
-        denied (a "no" to "You said tens?" meant the ask, not another rank; a "yes" heard as "no")."""
+        then those confused with the denied one. The denied rank is out of play for the exchange (see
+        ``Pending.denied``) and the "no" counts as the slot's first miss, so the next miss offers the
+        two likeliest left: kept a choice, it came back as the guess again and again (clean game
+        4111: en-gb+m4's "nines" heard aces, "Aces?" - "no" four times, typed three times). In the
+        simulated games' traces 4 of 11 repeats asked about so did hold the rank denied (a "no" to
+        "You said tens?" meant the ask; a "yes" heard as "no"): those now cost more tries, never a
+        wrong action."""
         rank = _slot_json(denied, "rank")
-        choices = self._choices("rank", intent)
+        choices = tuple(c for c in self._choices("rank", intent) if c != rank)
         confused = tuple(r.symbol for r in load_vocabulary().confused_with(getattr(denied, "rank")))
-        others = tuple(v for v in _merge(heard.likely, confused) if v != rank)
-        likely = tuple(v for v in (*others, rank) if v in choices)
+        likely = tuple(v for v in _merge(heard.likely, confused) if v in choices)
         ask = Pending("slot", sentences.which_slot(intent, "rank", self._asker(intent)), "rank", intent=intent,
-                      text=transcript.text, choices=choices, likely=likely)
+                      text=transcript.text, choices=choices, likely=likely, misses=1, denied=(rank,))
         self._pending = ask
         return self._question(ask.question, base, intent, "slot", ask)
 
@@ -512,7 +537,7 @@ class Table:
         evidence = _add(pending.evidence, _evidence(heard, slot) if heard is not None else ())
         check = Pending("confirm", sentences.check_slot(slot, value, again), "yes_no", intent=intent, text=pending.text,
                         choices=pending.choices, likely=_merge((value,), likely), misses=pending.misses,
-                        confirms=slot, evidence=evidence)
+                        confirms=slot, evidence=evidence, denied=pending.denied)
         self._pending = check
         return self._question(check.question, base, intent, "confirm", check)
 
@@ -524,20 +549,22 @@ class Table:
         checked = _slot_json(pending.intent, slot)
         if isinstance(intent, Yes):
             return self._rule(pending.intent, pending.text, base)
+        if type(intent) is type(pending.intent) and _same_but(intent, pending.intent, slot) and \
+                getattr(intent, slot, None) is not None and _slot_json(intent, slot) in pending.denied:
+            # "nope aces" to "Twos?" after "no" to aces: the denied value again is the "no" with a
+            # misheard rank, never a new guess ("Aces?" came back four times in clean game 4111)
+            intent = No()
         if isinstance(intent, No):
-            # Not that value: the sure part is kept and the slot asked for again without it
-            # (offering the two likeliest left once it has been missed twice).
+            # Not that value: the sure part is kept and the slot asked for again without it, the "no"
+            # a miss of the slot (offering the two likeliest left once it has been missed twice).
             choices = tuple(c for c in pending.choices if c != checked) or pending.choices
-            likely = tuple(v for v in pending.likely if v != checked and v in choices)
+            likely = tuple(v for v in pending.likely if v != checked and v in choices and v not in pending.denied)
             partner = self._partner_check(pending, checked, choices, likely, base, intent)
             if partner is not None:
                 return [partner]
-            question = sentences.HOW_MANY if slot == "count" else \
-                sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
-            ask = Pending("slot", question, slot,
-                          intent=pending.intent, text=pending.text, choices=choices, likely=likely,
-                          misses=pending.misses, evidence=pending.evidence)
-            ask = replace(ask.missed(), likely=likely)
+            ask = self._slot_again(replace(pending, likely=likely))
+            assert ask is not None
+            ask = ask.deny(checked)
             self._pending = ask
             return [self._question(sentences.together([sentences.OKAY, ask.question]), base, intent, "slot", ask)]
         if type(intent) is not type(pending.intent) or not _same_but(intent, pending.intent, slot):
@@ -566,7 +593,8 @@ class Table:
         # acted on, in the speech bench (tests/bench/speech.py --context-only --real-limit 80).
         # The value denied stays out of play: a real FSDD "six" heard "ten", then "no nine", then "ten"
         # again to "Nines?" was acted on as tens when the denied tens were still a choice.
-        return [self._check(replace(pending, misses=pending.misses + 1, choices=allowed), intent,
+        return [self._check(replace(pending, misses=pending.misses + 1, choices=allowed,
+                                    denied=_merge(pending.denied, (checked,))), intent,
                             tuple(v for v in pending.likely if v != checked), base, heard=heard)]
 
     def _partner_check(self, pending: Pending, checked: str, choices: tuple[str, ...], likely: tuple[str, ...],
@@ -587,7 +615,8 @@ class Table:
             about = replace(about, card=None)  # "the ten of hearts" denied: the six asked about has no suit
         check = Pending("confirm", sentences.check_slot("rank", value, False), "yes_no", intent=about,
                         text=pending.text, choices=choices, likely=_merge((value,), likely),
-                        misses=pending.misses, confirms="rank", evidence=pending.evidence)
+                        misses=pending.misses, confirms="rank", evidence=pending.evidence,
+                        denied=_merge(pending.denied, (checked,)))
         self._pending = check
         return self._question(sentences.together([sentences.OKAY, check.question]), base, intent, "confirm", check)
 
@@ -628,6 +657,29 @@ class Table:
         if (slot, value) in self._agreed and not (slot == "rank" and load_vocabulary().mistakable(Rank.from_symbol(value))):
             return True
         return again and self._heard_alike is not None and heard.text == self._heard_alike and len(now) == 1
+
+    def _slot_again(self, pending: Pending) -> Pending | None:
+        """The slot a check of one slot ("Twos?") asks about, asked for again ("Ben, which rank?"),
+        with what the check kept (likeliest values, evidence, values denied, misses); None when
+        ``pending`` checks no slot."""
+        slot = pending.confirms
+        if slot is None or pending.intent is None or pending.kind != "confirm":
+            return None
+        question = sentences.HOW_MANY if slot == "count" else \
+            sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
+        return Pending("slot", question, slot, intent=pending.intent, text=pending.text, choices=pending.choices,
+                       likely=pending.likely, misses=pending.misses, evidence=pending.evidence,
+                       denied=pending.denied)
+
+    def _asked_again(self, pending: Pending) -> Pending:
+        """A slot question whose offer was denied, asked for again in its own words over every value
+        still in play ("Okay. Ben, which rank?")."""
+        assert pending.slot is not None and pending.intent is not None
+        slot = pending.slot
+        question = sentences.HOW_MANY if slot == "count" else \
+            sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
+        choices = tuple(c for c in self._choices(slot, pending.intent) if c not in pending.denied) or pending.choices
+        return replace(pending, question=question, choices=choices)
 
     @staticmethod
     def _offered(pending: Pending) -> bool:

@@ -44,8 +44,10 @@ def test_no_twice_offers_the_two_likeliest_left() -> None:
     offer = table.hear(heard("no"))[-1]
     assert offer.text == "Okay. Sevens or tens?" and offer.event["choices"] == ["7", "10"], offer.event
     # heard in a grammar of the two offered, "tens" may be any rank: checked, every rank back in play
+    # but those denied in this exchange (sixes, fours: never guessed again)
     check = table.hear(heard("tens"))[-1]
-    assert check.text == "Tens?" and "6" in check.event["choices"], check.event
+    assert check.text == "Tens?" and "9" in check.event["choices"], check.event
+    assert not {"6", "4"} & set(check.event["choices"]), check.event
     assert table.hear(heard("yes"))[-1].text == "Ana asks Ben for tens."
 
 
