@@ -730,6 +730,13 @@ class Table:
         if heard.missing is not None and heard.confirm:
             ask = Pending("slot", heard.confirm, heard.missing, intent=intent, text=transcript.text,
                           choices=self._choices(heard.missing, intent), likely=heard.likely)
+            if fresh and heard.missing == "rank" and (meant := self._book_meant(intent, transcript, heard)) is not None:
+                # "book of fives" heard "a book of nines", unsure between the two: where the game leaves
+                # one of them alone ("that makes a pair of fives", or nines that can't be this player's
+                # book), "A book of fives?" rather than "A book of which rank?"; a "no" asks that.
+                ask = Pending("confirm", sentences.confirm(meant), intent=meant, text=transcript.text, instead=ask)
+                self._pending = ask
+                return [self._question(ask.question, base, meant, "confirm", ask)]
             self._pending = ask
             return [self._question(heard.confirm, base, intent, "slot", ask)]
         if self._open_heard_negated(intent, transcript, heard):
@@ -887,6 +894,41 @@ class Table:
         if len(proven) != 1 or intent.rank in proven:
             return None
         return replace(intent, rank=proven[0])
+
+    def _book_meant(self, intent: Intent, transcript: Transcript, heard: Understanding) -> Book | None:
+        """Of the ranks a heard book's rank is unsure between (``heard.likely``: "book of fives" heard "a
+        book of nines"), the one the game leaves: the book public knowledge proves for the player ("Ben,
+        that makes a pair of fives: lay it down"), else the one rank whose book can be theirs
+        (``_book_can_be``) among those and every rank heard for them (a book of queens that can't be
+        Ana's may be kings heard so, not the threes confused with queens). None otherwise, and for
+        typed text.
+
+        In the kept traces of 17 simulated pairs games this changed one question: en-us+f1's "book of
+        fives" heard "a book of nines" right after "Ben, that makes a pair of fives" was asked "A book
+        of which rank?" (then "Fives?", "yes"), now "A book of fives?" (20 dB seed 4109)."""
+        if not isinstance(intent, Book) or transcript.engine == "text" or self.game.state.over:
+            return None
+        likely = [Rank.from_symbol(v) for v in heard.likely if v in {r.symbol for r in RANKS}]
+        proven = self._books_proven(intent)
+        if len(proven) == 1 and (proven[0] is intent.rank or proven[0] in likely):
+            return replace(intent, rank=proven[0])
+        try:
+            player = self.game.state.index(self.referee.book_player(intent))
+        except IllegalActionError:
+            return None
+        vocab = load_vocabulary()
+        pool = dict.fromkeys((*likely, *(p for r in likely for p in (*vocab.confused_with(r), *vocab.heard_for(r)))))
+        open_ranks = [r for r in pool if player >= 0 and self._book_can_be(player, r)]
+        return replace(intent, rank=open_ranks[0]) if len(likely) >= 2 and len(open_ranks) == 1 else None
+
+    def _book_can_be(self, player: int, rank: Rank) -> bool:
+        """Whether public knowledge leaves ``player`` a book of ``rank`` (what the referee would not
+        question: the rank still open, not said to hold none, nobody else known to hold one of its last book)."""
+        state, rules = self.game.state, self.game.rules
+        if state.closed(rank) or state.knowledge.holds_none(player, rank) or state.hands[player] < rules.book_size:
+            return False
+        last = state.times_booked(rank) + 1 >= rules.books_per_rank
+        return not (last and any(state.knowledge.holds_at_least(p, rank) for p in range(len(state.players)) if p != player))
 
     def _books_proven(self, intent: Book) -> list[Rank]:
         """The ranks still open of which public knowledge proves a book in the hand of the player
