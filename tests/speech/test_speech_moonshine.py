@@ -20,6 +20,8 @@ from tabletop.referee.intents import Ask
 from tabletop.speech import synth
 from tabletop.speech.audio import pad, read_wav
 
+from fixed_listener import Says
+
 PLAYERS = ("Ana", "Ben", "Cho")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 WHICH_RANK = Context(players=PLAYERS, current="Ana", phase="confirm", askable=frozenset(PLAYERS), asking="hold-rank",
@@ -50,21 +52,6 @@ def _fsdd(name: str):
     if not path.exists():
         pytest.skip(f"the real recordings are not here ({path})")
     return pad(read_wav(path), before=0.3, after=0.3, floor_db=-60, seed=len(name))
-
-
-class Says:
-    """A second listener that says fixed words (and counts how often it was asked)."""
-
-    name = "says"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.calls = 0
-        self.last_ms = 1.0
-
-    def transcribe(self, utterance) -> str:
-        self.calls += 1
-        return self.text
 
 
 def _ranks(text: str) -> set[str]:

@@ -18,24 +18,11 @@ from tabletop.language import Context
 from tabletop.language.understand import ACT, understand
 from tabletop.speech import synth
 
+from fixed_listener import Says
+
 PLAYERS = ("Ana", "Ben")
 ANA_ASKS = Context(players=PLAYERS, current="Ana", phase="ask", askable=frozenset({"Ben"}))
 BEN_ASKS = Context(players=PLAYERS, current="Ben", phase="ask", askable=frozenset({"Ana"}))
-
-
-class Says:
-    """A second listener that says fixed words (and counts how often it was asked)."""
-
-    name = "says"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.calls = 0
-        self.last_ms = 1.0
-
-    def transcribe(self, utterance) -> str:
-        self.calls += 1
-        return self.text
 
 
 def _moonshine_or_skip():

@@ -45,7 +45,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from tabletop.errors import SetupError
 from tabletop.language.transcript import Alternative, Transcript
@@ -54,6 +54,8 @@ from tabletop.speech.audio import Utterance, has_speech, longest_run
 from tabletop.speech.pronounce import pronunciations
 
 __all__ = ["PocketSphinxRecogniser", "model_status"]
+
+T = TypeVar("T")
 
 DEFAULT_PLAYERS = ("Ana", "Ben", "Cho")
 
@@ -700,12 +702,10 @@ class PocketSphinxRecogniser:
         listener = self.second
         if listener is None:
             return result
-        try:
-            import numpy as np
+        from tabletop.language.understand import slot_value
 
-            from tabletop.language.understand import slot_value
-
-            utterance = Utterance(np.frombuffer(raw, dtype=np.int16).copy())
+        def hear() -> tuple[str, float]:
+            utterance = _utterance_of(raw)
             heard = listener.transcribe(utterance)
             ms = getattr(listener, "last_ms", 0.0)
             after = _heard_after_no(listener, utterance, heard, slot, players)
@@ -714,12 +714,12 @@ class PocketSphinxRecogniser:
                 trace["second_after_pause"] = after
                 ms += getattr(listener, "last_ms", 0.0)
                 heard = f"no {after}"
-        except SetupError as error:
-            self.second, self.second_problem = None, str(error)  # never again this session: PocketSphinx alone
+            return heard, ms
+
+        got = self._ask_second(hear)
+        if got is None:
             return result
-        except Exception as error:  # noqa: BLE001 - a second opinion that fails is no opinion
-            trace["second_error"] = repr(error)
-            return result
+        heard, ms = got
         trace["second"] = heard
         trace["first_reading"] = (result.text, result.confidence)  # PocketSphinx's, before the second opinion
         trace["second_ms"] = round(ms, 1)
@@ -759,6 +759,17 @@ class PocketSphinxRecogniser:
         return Transcript(text=said, confidence=confidence, alternatives=tuple(alternatives),
                           words=((said, confidence),), engine=result.engine, decode_ms=result.decode_ms)
 
+    def _ask_second(self, hear: Callable[[], T]) -> T | None:
+        """What ``hear`` gets from the second listener, or None: no opinion when it fails (``trace["second_error"]``),
+        and never again this session when it cannot run here (PocketSphinx alone, the problem kept for ``doctor``)."""
+        try:
+            return hear()
+        except SetupError as error:
+            self.second, self.second_problem = None, str(error)
+        except Exception as error:  # noqa: BLE001 - a second opinion that fails is no opinion
+            self.last_trace["second_error"] = repr(error)
+        return None
+
     def _second_on_rank(self, result: Transcript, raw: bytes, players: Sequence[str]) -> Transcript:
         """A whole-sentence ask or book of fives or nines, checked only for its rank (``ranks_checked``:
         no reading of the open decoder holds the partner), against what the second listener (Moonshine)
@@ -784,15 +795,8 @@ class PocketSphinxRecogniser:
         rank_read = _said_of_slot(result.text, "rank", players)
         if len(rank_read) != 1:
             return result
-        try:
-            import numpy as np
-
-            heard = listener.transcribe(Utterance(np.frombuffer(raw, dtype=np.int16).copy()))
-        except SetupError as error:
-            self.second, self.second_problem = None, str(error)  # never again this session: PocketSphinx alone
-            return result
-        except Exception as error:  # noqa: BLE001 - a second opinion that fails is no opinion
-            trace["second_error"] = repr(error)
+        heard = self._ask_second(lambda: listener.transcribe(_utterance_of(raw)))
+        if heard is None:
             return result
         trace["second"] = heard
         trace["second_ms"] = round(getattr(listener, "last_ms", 0.0), 1)
@@ -813,6 +817,13 @@ class PocketSphinxRecogniser:
         return replace(result, confidence=confidence,
                        alternatives=(Alternative(alternatives[0].text, confidence),
                                      *(Alternative(a.text, round(confidence * 0.6, 3)) for a in alternatives[1:])))
+
+
+def _utterance_of(raw: bytes) -> Utterance:
+    """The 16-bit samples of a stream's buffer as an :class:`Utterance` (a copy: the buffer is reused)."""
+    import numpy as np
+
+    return Utterance(np.frombuffer(raw, dtype=np.int16).copy())
 
 
 def _said_values(text: str, players: Sequence[str]) -> set[tuple[str, str]]:
