@@ -56,7 +56,7 @@ from tabletop.language.transcript import Transcript
 from tabletop.language.understand import ACT, PLAYER_SLOTS, Understanding, slot_values_said, understand
 from tabletop.language.vocabulary import load_vocabulary
 from tabletop.referee.game import Game
-from tabletop.referee.intents import Answer, Ask, Book, Control, Correct, GoFish, Intent, No, Query, Yes
+from tabletop.referee.intents import Answer, Ask, Book, Control, Correct, GoFish, Intent, Lucky, No, Query, Yes
 from tabletop.referee.referee import Referee, Ruling
 from tabletop.referee.state import Phase
 from tabletop.rules import Rules
@@ -772,6 +772,13 @@ class Table:
             # is asked about. Heard surely, the count is checked as heard ("Three jacks?"): the table
             # may overrule what public knowledge says (test_table_implausible_counts.py).
             return self._ask_if_meant(Answer(None), transcript, base)
+        if heard.confirm and isinstance(intent, Lucky) and intent.rank is not None and \
+                intent.rank != self._context(None).rank:
+            # A lucky fish is the rank asked for: one of another rank, heard unsurely, is the lucky fish with
+            # its rank misheard ("I drew it" read "i drew eight" after an ask of queens, 20 dB seed 4110), so
+            # tabletop asks "Lucky fish?". Asked "Lucky fish, an eight?", the yes was refused ("Ana asked for
+            # queens, so that's no lucky fish.") and the lucky fish said again, twice.
+            return self._ask_if_meant(Lucky(), transcript, base)
         if heard.confirm and not isinstance(intent, (Yes, No)):
             ask = Pending("confirm", heard.confirm, intent=intent, text=transcript.text,
                           evidence=_readings(heard))
