@@ -296,6 +296,12 @@ class Table:
         if pending is None or pending.kind == "count":
             return self._answer(intent, transcript, heard, base, fresh=pending is None)
         self._pending = None
+        if isinstance(intent, Undo) and pending.kind in ("confirm", "overrule", "seen_book") and \
+                not isinstance(pending.intent, Undo):
+            # "Scratch that" at tabletop's question about a sentence not yet recorded takes back that sentence,
+            # not the move before it: asked "Undo the last move?" and answered yes, it undid Ana's go fish
+            # while Ben's book was still a question (undo18, clean 4115's audio).
+            return [self._reply(sentences.NOT_RECORDED, base, intent, "ok")]
         sure = heard.act or transcript.engine == "text"
         if isinstance(intent, Yes) and not sure and pending.kind in ("confirm", "overrule", "seen_book"):
             # A "yes" not heard surely confirms nothing: an unsure reading (a grammar reading the open
