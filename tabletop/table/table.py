@@ -52,7 +52,7 @@ from tabletop.cards import RANKS, Rank
 from tabletop.errors import IllegalActionError, SetupError, TabletopError
 from tabletop.journal import Journal, load
 from tabletop.language.context import Context
-from tabletop.language.transcript import Transcript
+from tabletop.language.transcript import Alternative, Transcript
 from tabletop.language.understand import ACT, PLAYER_SLOTS, Understanding, slot_values_said, understand
 from tabletop.language.vocabulary import load_vocabulary
 from tabletop.referee.game import Game
@@ -234,7 +234,7 @@ class Table:
     def hear(self, transcript: Transcript) -> list[Reply]:
         """Rule on one utterance; never raises for anything said."""
         with self._lock:
-            best = transcript.candidates()[0] if transcript.candidates() else None
+            best = _best_reading(transcript)
             self._heard_well = _heard_surely(transcript, best.text if best is not None else "")
             self._heard_alike = best.text if best is not None and transcript.engine != "text" and \
                 best.confidence >= HEARD_ALIKE else None
@@ -721,19 +721,21 @@ class Table:
         slot = pending.confirms
         if slot is None or pending.intent is None or pending.kind != "confirm":
             return None
-        question = sentences.HOW_MANY if slot == "count" else \
-            sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
+        question = self._slot_question(slot, pending.intent)
         return Pending("slot", question, slot, intent=pending.intent, text=pending.text, choices=pending.choices,
                        likely=pending.likely, misses=pending.misses, evidence=pending.evidence,
                        denied=pending.denied)
+
+    def _slot_question(self, slot: str, intent: Intent) -> str:
+        """How a slot of ``intent`` is asked for: "How many?", "Ben, which rank?", "Sevens from whom?"."""
+        return sentences.HOW_MANY if slot == "count" else sentences.which_slot(intent, slot, self._asker(intent))
 
     def _asked_again(self, pending: Pending) -> Pending:
         """A slot question whose offer was denied, asked for again in its own words over every value
         still in play ("Okay. Ben, which rank?")."""
         assert pending.slot is not None and pending.intent is not None
         slot = pending.slot
-        question = sentences.HOW_MANY if slot == "count" else \
-            sentences.which_slot(pending.intent, slot, self._asker(pending.intent))
+        question = self._slot_question(slot, pending.intent)
         choices = tuple(c for c in self._choices(slot, pending.intent) if c not in pending.denied) or pending.choices
         return replace(pending, question=question, choices=choices)
 
@@ -960,8 +962,7 @@ class Table:
         settled = self.game.settled()
         if settled.over or state.phase in (Phase.ANSWER, Phase.COUNT):
             return False
-        best = transcript.candidates()[0] if transcript.candidates() else None
-        if best is None or heard.text != best.text:
+        if not _read_best(transcript, heard.text):
             return False  # a reading the recogniser did not hear best
         if intent.asker not in (None, settled.players[settled.current]):
             return False
@@ -985,8 +986,7 @@ class Table:
         lay it down"), of a rank still open."""
         if not isinstance(intent, Book) or transcript.engine == "text":
             return False
-        best = transcript.candidates()[0] if transcript.candidates() else None
-        if best is None or heard.text != best.text:
+        if not _read_best(transcript, heard.text):
             return False  # a reading the recogniser did not hear best
         return intent.rank in self._books_proven(intent)
 
@@ -1069,8 +1069,7 @@ class Table:
             return False
         if self.game.state.phase is not Phase.ANSWER or self._most_given() != 1:
             return False
-        best = transcript.candidates()[0] if transcript.candidates() else None
-        if best is None or heard.text != best.text:
+        if not _read_best(transcript, heard.text):
             return False
         first = transcript.heard_open[0].split()
         if not any(first[:len(opener)] == list(opener) for opener in _yes_openers()):
@@ -1085,10 +1084,9 @@ class Table:
             return False
         if not (isinstance(intent, Yes) or type(intent) is Answer):
             return False
-        best = transcript.candidates()[0] if transcript.candidates() else None
-        if best is None or heard.text != best.text:
+        if not _read_best(transcript, heard.text):
             return False
-        said, opened = best.text.split(), transcript.heard_open[0].split()
+        said, opened = heard.text.split(), transcript.heard_open[0].split()
         return any(said[i] in _NEGATED.get(word, ()) and said[:i] == opened[:i]
                    for i, word in enumerate(opened[:len(said)]))
 
@@ -1354,7 +1352,7 @@ def _yes_openers() -> tuple[tuple[str, ...], ...]:
     chatter is heard as: a Speech Commands "sheila" read "sure"), or "here you go". Not "i got" or "i
     have", which open a no as well: en+m6's "I've got none" was read "i've got two all your" by the
     open decoder, as en-us+f1's "I got one" is read "i got two an eight"."""
-    return tuple((w,) for w in ("yes", "yeah", "yep", "yup")) + (("here", "you", "go"), ("here", "you", "got"), ("here's",))
+    return tuple((w,) for w in sorted(_YES_SAID)) + (("here", "you", "go"), ("here", "you", "got"), ("here's",))
 
 
 def _heard_surely(transcript: Transcript, text: str) -> bool:
@@ -1363,8 +1361,20 @@ def _heard_surely(transcript: Transcript, text: str) -> bool:
     open decoder did not back is capped below :data:`ACT`), is never acted on."""
     if transcript.engine == "text":
         return True
-    best = transcript.candidates()[0] if transcript.candidates() else None
+    best = _best_reading(transcript)
     return best is not None and best.text == text and best.confidence >= ACT
+
+
+def _best_reading(transcript: Transcript) -> Alternative | None:
+    """The reading the recogniser heard best (the first of its n-best list), None for an empty hearing."""
+    candidates = transcript.candidates()
+    return candidates[0] if candidates else None
+
+
+def _read_best(transcript: Transcript, text: str) -> bool:
+    """Whether ``text`` is the reading the recogniser heard best, not one from lower down its n-best list."""
+    best = _best_reading(transcript)
+    return best is not None and best.text == text
 
 
 def _answer_meant(heard: Understanding, transcript: Transcript) -> Intent:

@@ -826,15 +826,6 @@ def _utterance_of(raw: bytes) -> Utterance:
     return Utterance(np.frombuffer(raw, dtype=np.int16).copy())
 
 
-def _said_values(text: str, players: Sequence[str]) -> set[tuple[str, str]]:
-    from tabletop.language.understand import slot_values_said
-
-    try:
-        return set(slot_values_said(text, players)) if text else set()
-    except Exception:  # noqa: BLE001 - a parser failure says nothing
-        return set()
-
-
 def _said_of_slot(text: str, slot: str, players: Sequence[str]) -> set[str]:
     """The values of ``slot`` that ``text`` says (the language layer's :func:`slot_values_said`)."""
     from tabletop.language.understand import slot_values_said
@@ -1269,7 +1260,7 @@ class _Stream:
                 # asked about ("Ana, aces?"), never acted on (see _confusable_rank_heard).
                 slot_unheard = True
                 trace["confusable_heard"] = partner
-                if not any(("rank", partner) in _said_values(t, self.players) for t in open_texts):
+                if not any(partner in _said_of_slot(t, "rank", self.players) for t in open_texts):
                     # Checked only for being a five or a nine (``ranks_checked``): the second listener
                     # may lift the check (see PocketSphinxRecogniser._second_on_rank).
                     trace["rank_checked"] = partner
