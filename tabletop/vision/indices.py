@@ -8,7 +8,9 @@ direction (from the glyph to the pip) and its scale (the glyph's height), so a c
 be hung on the index for the reader to read at that one corner: the reader, not the finder, says
 whether it is a card. Nothing here looks at the table's colour or brightness. Where ink runs together at about
 ten pixels a glyph (a court card's pip into its picture's frame), the shapes that come apart at a deeper contrast
-are taken too (``DEEP_INK``), as MSER takes the nested regions of two thresholds.
+are taken too (``DEEP_INK``), as MSER takes the nested regions of two thresholds; a glyph that holds together only
+fainter than its ink (bright light thins its strokes) too (``FAINT_INK``), and, round a solid suit pip no glyph took,
+one fainter still (``LONE_GLYPH_INK``: overexposure and glare).
 """
 
 from __future__ import annotations
@@ -190,9 +192,11 @@ def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return across / max(short, 1e-6), along / max(float(_length(along)), 1e-6), short
 
 
-def _ink_mask(level: np.ndarray, nested: bool = True) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+def _ink_mask(level: np.ndarray, nested: bool = True,
+              ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
     """Pixels darker (in their lowest channel: black and red ink alike) than the grey paper round them: at the ink
-    contrast, and (``nested``) at the deeper one (``DEEP_INK``) and at the fainter one (``FAINT_INK``)."""
+    contrast, and (``nested``) at the deeper one (``DEEP_INK``), at the fainter one (``FAINT_INK``) and at the faintest
+    (``LONE_GLYPH_INK``)."""
     b, g, r = cv2.split(level)  # once: OpenCV copies a strided channel view each time it is handed one
     lowest = cv2.min(cv2.min(b, g), r)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_BACKGROUND_KERNEL, _BACKGROUND_KERNEL))
@@ -205,11 +209,12 @@ def _ink_mask(level: np.ndarray, nested: bool = True) -> tuple[np.ndarray, np.nd
     ink = cv2.compare(depth, cv2.LUT(paper, _NEED_FLOOR), cv2.CMP_GT)
     grey = cv2.compare(cv2.subtract(paper_high, paper), cv2.LUT(paper_high, _LIMIT_CEIL), cv2.CMP_LT)
     if not nested:
-        return cv2.bitwise_and(ink, grey) // 255, None, None
+        return cv2.bitwise_and(ink, grey) // 255, None, None, None
     deep = cv2.compare(depth, cv2.LUT(paper, _DEEP_FLOOR), cv2.CMP_GT)
     faint = cv2.compare(depth, cv2.LUT(paper, _FAINT_FLOOR), cv2.CMP_GT)
+    faintest = cv2.compare(depth, cv2.LUT(paper, _LONE_FLOOR), cv2.CMP_GT)
     return (cv2.bitwise_and(ink, grey) // 255, cv2.bitwise_and(deep, grey) // 255,
-            cv2.bitwise_and(faint, grey) // 255)
+            cv2.bitwise_and(faint, grey) // 255, cv2.bitwise_and(faintest, grey) // 255)
 
 
 DEEP_INK = 0.35
@@ -330,7 +335,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
     only in parts of its ink (``_parts_apart``) or in faint ink (``_grown_at_faint``), or on a pip another glyph's
     index took: ``PIP_TAKERS``), and whether its rank glyph held
     together only in faint ink. ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
-    mask, deep, faint = _ink_mask(level, in_parts)
+    mask, deep, faint, faintest = _ink_mask(level, in_parts)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
     # many specks (1024x576, 500 components: 1.1 against 3.4 ms)
@@ -431,7 +436,106 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         doubtful = max(ids[digits + [p]]) + 1 >= count or pip_takers[p] > 0
         pip_takers[p] += 1
         found.append((*hung, doubtful, faint[r]))
+    if in_parts:
+        # the ink's own shapes (``count`` of them: not parts of one) that no index took
+        lone = [k for k in range(len(ids)) if ids[k] + 1 < count and k not in glyphs_used and k not in pip_takers
+                and fill[ids[k]] >= LONE_PIP_FILL]
+        found += _glyphs_over_lone_pips(lone, ids, labels, stats, c, s, mask, faintest, gray, long_sides)
     return found
+
+
+LONE_GLYPH_INK = 0.07
+"""On bright paper (overexposure, glare) a rank glyph's thin strokes fade to 0.07-0.12 of the paper's level darker than
+it, fainter than ``FAINT_INK``, and fall into specks, while its solid suit pip below keeps the full ink contrast. Round a
+pip no glyph took, a glyph is looked for in the pixels this share of the paper's level darker than it (at least
+``LONE_GLYPH_FLOOR`` levels) but not ink nor beside ink, its specks joined across a pixel (a stroke the camera's blur
+broke) into one shape: a faint glyph, not a pip, a picture or another glyph's rim."""
+LONE_GLYPH_FLOOR = 8
+LONE_GLYPH_PAPER = 220
+"""... and only on paper at least this bright (the overexposed and glared cards whose glyphs fade were on paper of
+240-255; on duller paper the faint contrast holds such a glyph, and a shadow's or a picture's faint shapes by a pip
+are read for nothing: 30 such hung on 20 HD frames, one read surely)."""
+_LONE_FLOOR = np.where(_LEVELS >= LONE_GLYPH_PAPER, np.floor(np.maximum(LONE_GLYPH_FLOOR, LONE_GLYPH_INK * _LEVELS)),
+                       255).astype(np.uint8)
+LONE_GLYPH_REACH = 4.0
+"""A lone pip's glyph lies within this many pip sizes of it (its centre up to ``_PIP_DISTANCE[1]`` glyph sizes away, a
+glyph up to 1 / ``_PIP_SIZE[0]`` pip sizes)."""
+LONE_PIP_FILL = 0.45
+"""A lone pip is solid: its ink fills at least this share of its box (a suit pip 0.55-0.85; a stroke or a speck of a
+table's grain less)."""
+
+
+def _glyphs_over_lone_pips(lone: list[int], ids: np.ndarray, labels: np.ndarray, stats: np.ndarray, centres: np.ndarray,
+                           sizes: np.ndarray, ink: np.ndarray, faintest: np.ndarray, gray: np.ndarray,
+                           long_sides: tuple[float, float]) -> list[tuple[np.ndarray, tuple, bool, bool]]:
+    """Indices whose rank glyph is too faint for the ink contrasts, found from their solid suit pip (``lone``: indices
+    into ``ids``, the level's pip-sized ink shapes (``labels``, ``stats``) that no index took; ``centres`` and ``sizes``
+    those of ``ids``): a faint shape (``LONE_GLYPH_INK``) at a glyph's place and size above the pip. Each as
+    ``_level_indices`` gives them, doubtful (kept only if read surely) and faint (it spans no card with another index)."""
+    # faint pixels, not ink nor beside it (a pip's blurred rim), within a glyph's reach of a lone pip holding at least a
+    # glyph's least ink (only bright paper has any: ``LONE_GLYPH_PAPER``); the box round those reaches is all labelled
+    pale = cv2.bitwise_and(faintest, cv2.bitwise_not(cv2.dilate(ink, np.ones((3, 3), np.uint8))))
+    height, width = pale.shape
+    counted = cv2.integral(pale)
+    pips, reaches, box = [], [], [width, height, 0, 0]
+    for k in lone:
+        (x, y), reach = centres[k].tolist(), int(math.ceil(LONE_GLYPH_REACH * float(sizes[k])))
+        x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
+        x1, y1 = min(width, int(x) + reach + 2), min(height, int(y) + reach + 2)
+        if counted[y1, x1] - counted[y0, x1] - counted[y1, x0] + counted[y0, x0] >= _GLYPH_MIN_AREA:
+            pips.append(k)
+            reaches.append(reach)
+            box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
+    if not pips:
+        return []
+    bx0, by0, bx1, by1 = box
+    near_pip = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+    for k, reach in zip(pips, reaches):
+        cv2.circle(near_pip, (int(round(centres[k][0])) - bx0, int(round(centres[k][1])) - by0), reach, 1, -1)
+    pale = cv2.morphologyEx(cv2.bitwise_and(pale[by0:by1, bx0:bx1], near_pip), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, shapes, shape_stats, shape_centres = cv2.connectedComponentsWithStatsWithAlgorithm(pale, 8, cv2.CV_32S,
+                                                                                          cv2.CCL_BBDT)
+    shape_centres = shape_centres + (bx0, by0)
+    pips = np.array(pips)
+    w, h, area = shape_stats[1:, 2], shape_stats[1:, 3], shape_stats[1:, 4]
+    glyph_sizes = np.maximum(w, h).astype(np.float32)
+    glyphs = np.flatnonzero((glyph_sizes >= _GLYPH_PX[0]) & (glyph_sizes <= _GLYPH_PX[1] * 1.45)
+                            & (area >= _GLYPH_MIN_AREA) & (area > 0.12 * w * h))
+    if not len(glyphs):
+        return []
+    # every pair: a faint glyph at a pip's distance from a pip of a pip's size for it (as ``_level_indices``'s pairs)
+    g_size, p_size = glyph_sizes[glyphs][:, None], sizes[pips][None, :].astype(np.float32)
+    apart = np.linalg.norm(shape_centres[1:][glyphs][:, None, :] - centres[pips][None, :, :], axis=2)
+    near = ((apart >= _PIP_DISTANCE[0] * g_size) & (apart <= _PIP_DISTANCE[1] * g_size)
+            & (p_size >= _PIP_SIZE[0] * g_size) & (p_size <= _PIP_SIZE[1] * g_size))
+    fits = []
+    for g, p in zip(*np.nonzero(near)):
+        label = glyphs[g] + 1
+        glyph = _Shape(_outline_of(shapes, label, shape_stats[label], (bx0, by0)), shape_centres[label])
+        pip_label = ids[pips[p]] + 1
+        pip = _Shape(_outline_of(labels, pip_label, stats[pip_label]), centres[pips[p]])
+        fit = _index_fit(glyph, pip)
+        if fit is not None:
+            fits.append((fit[0], int(g), int(p), fit[1], glyph, pip))
+    found = []
+    used: set[tuple[str, int]] = set()
+    for _, g, p, hung, glyph, pip in sorted(fits, key=lambda f: f[0]):
+        if ("glyph", g) in used or ("pip", p) in used or not long_sides[0] <= _long_side(hung[0]) <= long_sides[1]:
+            continue
+        if _card_edges(gray, glyph, pip) < EDGES_NEEDED:
+            continue
+        used |= {("glyph", g), ("pip", p)}
+        found.append((*hung, True, True))
+    return found
+
+
+def _outline_of(labels: np.ndarray, label: int, box: np.ndarray, offset: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """The outline pixels (float32) of the shape ``label`` of ``labels``, in its box (x, y, w, h), moved by ``offset``
+    (where ``labels`` starts in the level)."""
+    x0, y0, w, h = (int(v) for v in box[:4])
+    shape = (labels[y0 : y0 + h, x0 : x0 + w] == label).astype(np.uint8)
+    contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return (np.concatenate(contours).reshape(-1, 2) + (x0 + offset[0], y0 + offset[1])).astype(np.float32)
 
 
 def _long_side(corners: np.ndarray) -> float:
