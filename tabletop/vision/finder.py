@@ -435,6 +435,9 @@ class CornerCandidate:
     paired: bool = False  # spanned by its two indices (``indices.pair_indices``): its corners measured, not guessed
     by_parts: bool = False  # its index found only in parts of its ink that come apart at a deeper contrast,
     # or on a pip another index took (``indices.PIP_TAKERS``): kept only if read surely
+    by_pip: bool = False  # its rank glyph found only round its suit pip, fainter than ink (``indices.LONE_GLYPH_INK``):
+    # hung by the glyph's specks and the pip alone, square (no card edge, no perspective), it adds a card that no
+    # other hypothesis reads surely and replaces none that does
 
     @functools.cached_property
     def short_side(self) -> float:  # asked many times of each hypothesis when they are compared: worked out once

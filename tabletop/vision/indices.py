@@ -105,12 +105,12 @@ def find_indices(frame: np.ndarray, skip: list[np.ndarray] = (),
         finest = side == min(longest, _FINEST_LEVEL)
         pip = ((max(PIP_MIN_PX, _GLYPH_PX[0] * scale), max(PIP_MIN_AREA, _GLYPH_MIN_AREA * scale * scale))
                if finest else (_GLYPH_PX[0], _GLYPH_MIN_AREA))
-        for corners, shown, in_parts, faint in _level_indices(level, skipped, (long_sides[0] * scale, long_sides[1] * scale),
-                                                              in_parts=finest, pip=pip):
+        for corners, shown, in_parts, faint, by_pip in _level_indices(
+                level, skipped, (long_sides[0] * scale, long_sides[1] * scale), in_parts=finest, pip=pip):
             corners = (corners / scale).astype(np.float32)
             x, y, w, h = shown
             out.append(CornerCandidate(corners, (int(x / scale), int(y / scale), int(w / scale), int(h / scale)),
-                                       by_index=True, by_parts=in_parts))
+                                       by_index=True, by_parts=in_parts, by_pip=by_pip))
             faint_glyphs.append(bool(faint))
         side //= 2
     # a card is spanned by two indices of its own ink only: one whose glyph held together only in faint ink may be
@@ -330,11 +330,12 @@ _LIMIT_CEIL = np.minimum(np.ceil(_PAPER_SATURATION * np.maximum(_LEVELS, 1)), 25
 
 def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[float, float], in_parts: bool = True,
                    pip: tuple[float, float] = (_GLYPH_PX[0], _GLYPH_MIN_AREA),
-                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool, bool]]:
+                   ) -> list[tuple[np.ndarray, tuple[int, int, int, int], bool, bool, bool]]:
     """The card quads hung on the indices of one level, their index zones' boxes, whether an index is doubtful (found
     only in parts of its ink (``_parts_apart``) or in faint ink (``_grown_at_faint``), or on a pip another glyph's
-    index took: ``PIP_TAKERS``), and whether its rank glyph held
-    together only in faint ink. ``pip``: a suit pip's least size and ink (``PIP_MIN_PX``)."""
+    index took: ``PIP_TAKERS``), whether its rank glyph held together only in faint ink, and whether it was found
+    only round its lone suit pip (``_glyphs_over_lone_pips``). ``pip``: a suit pip's least size and ink
+    (``PIP_MIN_PX``)."""
     mask, deep, faint, faintest = _ink_mask(level, in_parts)
     gray = cv2.cvtColor(level, cv2.COLOR_BGR2GRAY)
     # the same labels as the default algorithm's (numbered in raster order), three times faster on a busy table's
@@ -435,7 +436,7 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         # an index on a pip another glyph's took is as doubtful as one found in parts: kept only if read surely
         doubtful = max(ids[digits + [p]]) + 1 >= count or pip_takers[p] > 0
         pip_takers[p] += 1
-        found.append((*hung, doubtful, faint[r]))
+        found.append((*hung, doubtful, faint[r], False))
     if in_parts:
         # the ink's own shapes (``count`` of them: not parts of one) that no index took
         lone = [k for k in range(len(ids)) if ids[k] + 1 < count and k not in glyphs_used and k not in pip_takers
@@ -467,11 +468,12 @@ table's grain less)."""
 
 def _glyphs_over_lone_pips(lone: list[int], ids: np.ndarray, labels: np.ndarray, stats: np.ndarray, centres: np.ndarray,
                            sizes: np.ndarray, ink: np.ndarray, faintest: np.ndarray, gray: np.ndarray,
-                           long_sides: tuple[float, float]) -> list[tuple[np.ndarray, tuple, bool, bool]]:
+                           long_sides: tuple[float, float]) -> list[tuple[np.ndarray, tuple, bool, bool, bool]]:
     """Indices whose rank glyph is too faint for the ink contrasts, found from their solid suit pip (``lone``: indices
     into ``ids``, the level's pip-sized ink shapes (``labels``, ``stats``) that no index took; ``centres`` and ``sizes``
     those of ``ids``): a faint shape (``LONE_GLYPH_INK``) at a glyph's place and size above the pip. Each as
-    ``_level_indices`` gives them, doubtful (kept only if read surely) and faint (it spans no card with another index)."""
+    ``_level_indices`` gives them, doubtful (kept only if read surely), faint (it spans no card with another index) and
+    found by its pip (``CornerCandidate.by_pip``: it replaces no other hypothesis of its card read surely)."""
     # faint pixels, not ink nor beside it (a pip's blurred rim), within a glyph's reach of a lone pip holding at least a
     # glyph's least ink (only bright paper has any: ``LONE_GLYPH_PAPER``); the box round those reaches is all labelled
     pale = cv2.bitwise_and(faintest, cv2.bitwise_not(cv2.dilate(ink, np.ones((3, 3), np.uint8))))
@@ -525,7 +527,7 @@ def _glyphs_over_lone_pips(lone: list[int], ids: np.ndarray, labels: np.ndarray,
         if _card_edges(gray, glyph, pip) < EDGES_NEEDED:
             continue
         used |= {("glyph", g), ("pip", p)}
-        found.append((*hung, True, True))
+        found.append((*hung, True, True, True))
     return found
 
 
