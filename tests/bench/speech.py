@@ -794,6 +794,15 @@ def bench_enrollment(quick: bool) -> None:
     enrollment.run(quick=quick)
 
 
+def _profile_acoustic(names: list[str]) -> dict:
+    """Decoder options of one enrolled profile, or of the table-wide model of several (pooled)."""
+    from tabletop.speech import profiles
+
+    if len(names) == 1:
+        return profiles.load_profile(names[0]).acoustic()
+    return profiles.table_acoustic([profiles.load_profile(n) for n in names])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", nargs="+", default=["pocketsphinx", "vosk"])
@@ -834,7 +843,17 @@ def main() -> int:
     parser.add_argument("--enrolled", action="store_true",
                         help="only the FSDD speaker's real voices in context, before and after enrolling "
                              "(index 0-1 enrolled, index >= 5 heard; adapts a model with sphinxtrain)")
+    parser.add_argument("--profile", nargs="+", metavar="NAME",
+                        help="PocketSphinx heard with these enrolled players' voice profiles ($TABLETOP_VOICES_DIR; "
+                             "one: that profile's model; several: the table-wide model of all of them pooled, as a "
+                             "game hears enrolled players), e.g. profiles made by `tests/bench/table.py --enroll`")
+    parser.add_argument("--voices", nargs="+", metavar="VOICE",
+                        help="espeak-ng voices the synthesised sets (chatter too) are said in, instead of BENCH_VOICES "
+                             "(e.g. the voice a --profile was enrolled in)")
     args = parser.parse_args()
+    if args.voices:
+        global BENCH_VOICES
+        BENCH_VOICES = tuple(args.voices)
     if args.enrolled:
         bench_enrolled_in_context(args.real_limit, args.verbose, args.half, args.repeat, args.repairs, args.correct)
         return 0
@@ -848,6 +867,10 @@ def main() -> int:
             options = {"reject_chatter": False} if args.no_reject and engine == "pocketsphinx" else {}
             if engine == "pocketsphinx":
                 options["second"] = None if args.second == "none" else "auto"
+            if args.profile and engine == "pocketsphinx":
+                options["acoustic"] = _profile_acoustic(args.profile)
+                print(f"  heard with the voice profile(s) of {', '.join(args.profile)}"
+                      f"{' pooled' if len(args.profile) > 1 else ''}; voices {', '.join(BENCH_VOICES)}")
             recogniser = make_recogniser(engine, PLAYERS, **options)
             if hasattr(recogniser, "warm_up"):
                 recogniser.warm_up()

@@ -40,6 +40,16 @@ readings, their agreement, the phone-loop fit, which check dropped or capped it,
 the decode) with what was said, by whom and what came of it: where the extra utterances go. The voices are espeak-ng variants no other bench or tuning uses
 (``TABLE_VOICES``). Quiet at the table (the referee settling an exchange) is an empty line, as the
 live loop settles after a pause.
+
+``--enroll [SHIFT]``: the table a family that enrolled would be. Before each game every player
+enrolls through the real command (``tabletop enroll --player NAME --audio ... --text ...``) into a
+voices folder of that game's own (``TABLETOP_VOICES_DIR``), saying the prompts ``tabletop enroll``
+asks (``tabletop.speech.enrollment.prompts``, about twenty) in their own game voice; the game is
+then played with those profiles (``--profiles pooled``, the default, or ``speaker``). espeak-ng is
+deterministic, so the same words at the same speed are the same waveform as in the game: the
+enrollment is said at the game speed + SHIFT words a minute (default +15; said again in the game,
+a sentence is at -12, +10, -22, -30 or +5) over a noise floor of its own level and seeds, clean, so
+the game never hears its own enrollment audio. Such games are kept as ``LEVEL-enrolled-SEED``.
 """
 
 from __future__ import annotations
@@ -89,6 +99,61 @@ KEEP_AUDIO = bool(os.environ.get("TABLE_BENCH_KEEP_AUDIO"))
 SAME = {"no": "go_fish", "yes": "answer"}  # "no" to an ask is a go fish; "yes" is an answer with no count
 
 
+# --enroll: each player enrolls before the game, as a family would (`tabletop enroll`'s own prompts,
+# through `tabletop enroll --player NAME --audio ... --text ...`), in their game voice but at another
+# speed and over another noise floor, so the game never hears its own enrollment audio (espeak-ng
+# is deterministic: the same words at the same speed would be the same waveform). The game's
+# speeds are the voice's speed and, said again, -12, +10, -22, -30 or +5 words a minute from it.
+ENROLL_SPEED_SHIFT = 15
+ENROLL_FLOOR_DB = -52.0  # the game's utterances: synth.realistic's -58 dBFS, with other seeds
+ENROLL_SEED = 100_000_000  # noise-floor seeds; a game's are seed * 1000 + utterance
+
+
+def table_voices(names: list[str], seed: int) -> dict[str, tuple[str, int]]:
+    """Each player's espeak-ng voice and speed in the game of ``seed``."""
+    return {name: (TABLE_VOICES[(seed + i) % len(TABLE_VOICES)], TABLE_SPEEDS[(seed * 3 + i) % len(TABLE_SPEEDS)])
+            for i, name in enumerate(names)}
+
+
+def enroll_players(names: list[str], seed: int, voices_dir: Path, folder: Path,
+                   shift: int = ENROLL_SPEED_SHIFT) -> list[dict[str, Any]]:
+    """Every player of the game of ``seed`` enrolls into ``voices_dir`` through the real command
+    (``tabletop enroll --player NAME --audio ... --text ... --json``), saying the prompts
+    ``tabletop enroll --players ...`` would ask them (``enrollment.prompts``) in their own game
+    voice at their game speed + ``shift``, over a noise floor of their own (clean: a family
+    enrolls in a quiet room). The profiles' JSON, each with the CPU seconds it cost."""
+    import subprocess
+
+    from support import tabletop_command
+    from tabletop.speech.enrollment import prompts
+
+    made = []
+    for i, (name, (voice, speed)) in enumerate(table_voices(names, seed).items()):
+        lines = prompts(name, names)
+        where = folder / f"enroll-{name}"
+        where.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for j, line in enumerate(lines):
+            u = synth.realistic(line, voice=voice, speed=speed + shift, seed=ENROLL_SEED + seed * 1000 + 100 * i + j,
+                                floor_db=ENROLL_FLOOR_DB)
+            paths.append(str(write_wav(where / f"{j + 1:02d}.wav", u)))
+        t0 = os.times()
+        done = subprocess.run(tabletop_command() + ["enroll", "--player", name, "--audio", *paths, "--text", *lines,
+                                                    "--json"],
+                              capture_output=True, text=True, cwd=REPO,
+                              env={**os.environ, "TABLETOP_VOICES_DIR": str(voices_dir)})
+        t1 = os.times()
+        if done.returncode != 0:
+            raise RuntimeError(f"`tabletop enroll --player {name}` failed: {done.stderr[-1000:]}")
+        profile = json.loads(done.stdout.strip().splitlines()[-1])
+        profile.update(voice=f"{voice} {speed + shift}", prompts=len(lines),
+                       cpu=(t1.children_user + t1.children_system) - (t0.children_user + t0.children_system))
+        made.append(profile)
+        if not KEEP_AUDIO:
+            shutil.rmtree(where, ignore_errors=True)
+    return made
+
+
 class Derailed(Exception):
     """The spoken game can no longer follow the true table (a stop, or an unrepaired wrong action)."""
 
@@ -113,6 +178,7 @@ class Tally:
     cpu: float = 0.0          # the bench's own CPU (synthesis, mixing)
     program_cpu: float = 0.0  # the program's CPU (decoding, ruling), from the operating system
     wrongs: list[str] = field(default_factory=list)
+    enrolled: list[dict[str, Any]] = field(default_factory=list)  # --enroll: each player's profile, as made
     # per kind of intended action (ask, answer, go_fish, lucky, book, query...): [actions, utterances]
     kinds: dict[str, list[int]] = field(default_factory=dict)
     # what the extra utterances were: "unheard" (said again after "Sorry?"), "confirmed" (a yes/no or
@@ -141,7 +207,7 @@ class Tally:
         for name in ("games", "true_end", "actions", "utterances", "wrong", "questions", "repeats", "gave_up",
                      "spoken_true_end", "cpu", "program_cpu"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("derailed", "gave_ups", "wrongs"):
+        for name in ("derailed", "gave_ups", "wrongs", "enrolled"):
             getattr(self, name).extend(getattr(other, name))
         for kind, (n, u) in other.kinds.items():
             k = self.kinds.setdefault(kind, [0, 0])
@@ -245,14 +311,14 @@ class SpokenTable(simtable.SimulatedTable):
     MAX_EVENTS = 400
 
     def __init__(self, names: list[str], rules: Rules, seed: int, *, program: tuple[str, ...], snr: float | None,
-                 tally: Tally, folder: Path, verbose: bool = False, typed: bool = False) -> None:
+                 tally: Tally, folder: Path, verbose: bool = False, typed: bool = False,
+                 env: dict[str, str] | None = None) -> None:
         super().__init__(names, rules, seed)
         self.snr = snr
         self.typing = typed  # every sentence typed (``type: ...``), none said: the loop's own check, no decoding
         self.tally = tally
         self.verbose = verbose
-        self.voices = {name: (TABLE_VOICES[(seed + i) % len(TABLE_VOICES)], TABLE_SPEEDS[(seed * 3 + i) % len(TABLE_SPEEDS)])
-                       for i, name in enumerate(names)}
+        self.voices = table_voices(names, seed)
         self.k = 0
         self.typed = False
         self.rephrased: set[str] = set()  # the other wordings already tried for the action being said
@@ -263,12 +329,14 @@ class SpokenTable(simtable.SimulatedTable):
         # kept beside the transcript to tally where the extra utterances go.
         self.trace_path = folder / "trace.jsonl"
         self.traces: list[dict[str, Any]] = []
-        with _ENV_LOCK:  # games start in threads: the variable is set only while this program starts
-            os.environ["TABLETOP_SPEECH_TRACE"] = str(self.trace_path)
+        extra_env = {"TABLETOP_SPEECH_TRACE": str(self.trace_path), **(env or {})}
+        with _ENV_LOCK:  # games start in threads: the variables are set only while this program starts
+            os.environ.update(extra_env)
             try:
                 self.loop = ClosedLoop(names, self.journal, *program)
             finally:
-                os.environ.pop("TABLETOP_SPEECH_TRACE", None)
+                for key in extra_env:
+                    os.environ.pop(key, None)
         start = self.loop.until_listening(timeout=300)
         self.state: dict[str, Any] = {}
         self._seen(start)
@@ -589,16 +657,26 @@ class SpokenTable(simtable.SimulatedTable):
 
 
 def play_game(seed: int, snr: float | None, players: int, rules: Rules, program: tuple[str, ...],
-              verbose: bool) -> tuple[Tally, str]:
-    """One game through the closed loop: its tally, and one line saying how it ended and why."""
+              verbose: bool, enroll: int | None = None) -> tuple[Tally, str]:
+    """One game through the closed loop: its tally, and one line saying how it ended and why.
+    ``enroll`` (a speed shift): every player enrolls first (:func:`enroll_players`) into a voices
+    folder of this game's own, which the program then hears with."""
     tally = Tally(games=1)
     folder = Path(tempfile.mkdtemp(prefix=f"table-bench-{seed}-", dir=os.environ.get("TMPDIR", "/tmp")))
     t0 = time.process_time()
     table = None
     why = ""
+    env = None
     try:
+        if enroll is not None:
+            voices = folder / "voices"
+            for made in enroll_players(NAMES[:players], seed, voices, folder, shift=enroll):
+                tally.enrolled.append(made)
+                print(f"    seed {seed}: {made['name']} enrolled ({made['voice']}): {made['utterances']} recordings, "
+                      f"{made['seconds']:.0f} s, {made['method']}, {made['cpu']:.1f} s CPU", flush=True)
+            env = {"TABLETOP_VOICES_DIR": str(voices)}
         table = SpokenTable(NAMES[:players], rules, seed, program=program, snr=snr, tally=tally, folder=folder,
-                            verbose=verbose)
+                            verbose=verbose, env=env)
         table.play()
         ok = table.truth.over and bool(table.state.get("over"))
         if ok:
@@ -630,7 +708,7 @@ def play_game(seed: int, snr: float | None, players: int, rules: Rules, program:
             shutil.rmtree(folder, ignore_errors=True)
         if table is not None:  # every game's transcript, to read why it ended as it did
             TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
-            level = "clean" if snr is None else f"{snr:g}dB"
+            level = _level_name(snr, enroll is not None)
             (TRANSCRIPTS / f"{level}-{seed}.txt").write_text("\n".join(table.transcript + [why]) + "\n")
             # and its tally, so games played by several runs (or machines) can be reported together (--report)
             (TRANSCRIPTS / f"{level}-{seed}.json").write_text(json.dumps({"why": why, **tally.to_json()}))
@@ -638,6 +716,17 @@ def play_game(seed: int, snr: float | None, players: int, rules: Rules, program:
                 "".join(json.dumps(t, default=str) + "\n" for t in table.traces))
     tally.causes[_cause(why)] += 1
     return tally, why
+
+
+def prompts_for_help() -> list[str]:
+    from tabletop.speech.enrollment import prompts
+
+    return prompts(NAMES[0], NAMES[:2])
+
+
+def _level_name(snr: float | None, enrolled: bool = False) -> str:
+    """A game's file name stem in TRANSCRIPTS: "clean", "20dB"; "clean-enrolled" with --enroll."""
+    return ("clean" if snr is None else f"{snr:g}dB") + ("-enrolled" if enrolled else "")
 
 
 def _cause(why: str) -> str:
@@ -659,7 +748,7 @@ def run_levels(args: argparse.Namespace, rules: Rules, program: tuple[str, ...])
     tallies = {level: Tally() for level in args.snrs}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(play_game, args.seed + g, None if level == "clean" else float(level), args.players,
-                               rules, program, args.verbose): (level, args.seed + g)
+                               rules, program, args.verbose, args.enroll): (level, args.seed + g)
                    for g in range(args.games) for level in args.snrs}  # seed by seed: a run cut short has every level
         for future in concurrent.futures.as_completed(futures):
             level, seed = futures[future]
@@ -676,7 +765,7 @@ def saved(args: argparse.Namespace) -> dict[str, Tally]:
     """The tallies of games already played (``--report``), by level: those of the seeds asked for."""
     tallies = {level: Tally() for level in args.snrs}
     for level in args.snrs:
-        name = "clean" if level == "clean" else f"{float(level):g}dB"
+        name = _level_name(None if level == "clean" else float(level), args.enroll is not None)
         for seed in range(args.seed, args.seed + args.games):
             path = TRANSCRIPTS / f"{name}-{seed}.json"
             if not path.exists():
@@ -701,6 +790,9 @@ def report(level: str, tally: Tally) -> None:
           f"{100.0 * tally.wrong / max(1, tally.actions):.2f}% of intended actions); "
           f"questions {tally.questions}, repeats {tally.repeats}, given up (typed) {tally.gave_up}; "
           f"CPU: program {tally.program_cpu:.0f} s, bench {tally.cpu:.0f} s")
+    for made in tally.enrolled:
+        print(f"         enrolled: {made['name']} ({made['voice']}): {made['utterances']} of {made['prompts']} prompts, "
+              f"{made['seconds']:.0f} s of speech, {made['method']}, {made['cpu']:.1f} s CPU")
     print(f"         how games ended: {', '.join(f'{c} {n}' for c, n in tally.causes.most_common())}")
     print(f"         utterances per action by kind (actions): {_kinds(tally)}")
     print(f"         extra utterances: {_extra(tally)}")
@@ -737,6 +829,18 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (one program each)")
     parser.add_argument("--quick", action="store_true", help="one two-player game of pairs per noise level")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--enroll", nargs="?", type=int, const=ENROLL_SPEED_SHIFT, default=None, metavar="SHIFT",
+                        help="before each game every player enrolls as a family would: the prompts `tabletop enroll` "
+                             "asks (tabletop.speech.enrollment.prompts), said in the player's own synthetic voice "
+                             f"at its game speed + SHIFT words a minute (default {ENROLL_SPEED_SHIFT:+d}; the game "
+                             "says things at the speed and -12, +10, -22, -30, +5 from it) over a noise floor "
+                             f"of its own ({ENROLL_FLOOR_DB:g} dBFS, other seeds), clean, through `tabletop enroll "
+                             "--player NAME --audio ... --text ...` into a voices folder of the game's own "
+                             "(TABLETOP_VOICES_DIR); the game is then heard with those profiles. espeak-ng is "
+                             "deterministic: another speed and floor keep the game from hearing its own "
+                             "enrollment audio. Games are kept as LEVEL-enrolled-SEED")
+    parser.add_argument("--profiles", choices=("pooled", "speaker"), default="pooled",
+                        help="with --enroll: how the game uses the profiles (play's --profiles)")
     parser.add_argument("--report", action="store_true",
                         help=f"play nothing: report the games of these levels and seeds already played ({TRANSCRIPTS})")
     args = parser.parse_args()
@@ -746,8 +850,14 @@ def main() -> int:
     rules = Rules.preset(args.preset)
     # the program as a family runs it, with the bundled model (no enrolled profile), no speech out
     program = ("--preset", args.preset, "--engine", args.engine, "--profile", "none", "--no-fsync")
+    if args.enroll is not None:
+        # the program as a family that enrolled runs it: the profiles in the game's voices folder,
+        # used as --profiles says (pooled: one model adapted to every enrolled player, the default)
+        program = ("--preset", args.preset, "--engine", args.engine, "--profiles", args.profiles, "--no-fsync")
     print(f"== {args.engine} through `python -m tabletop play --audio - --json`: {args.games} game(s) per level, "
-          f"{args.players} players, rules {args.preset}, voices {', '.join(TABLE_VOICES)}, {args.jobs} at once")
+          f"{args.players} players, rules {args.preset}, voices {', '.join(TABLE_VOICES)}, {args.jobs} at once"
+          + ("" if args.enroll is None else f"; every player enrolled first ({len(prompts_for_help())} prompts at "
+                                            f"{args.enroll:+d} words a minute, profiles {args.profiles})"))
     tallies = saved(args) if args.report else run_levels(args, rules, program)
     print(f"  (each game's transcript: {TRANSCRIPTS}/LEVEL-SEED.txt)")
     for level, tally in tallies.items():

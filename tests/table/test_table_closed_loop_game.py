@@ -9,6 +9,7 @@ own driver and the loop's events over a whole game, without decoding (the bench 
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -54,3 +55,29 @@ def test_the_bench_takes_a_sentence_naming_nobody_as_the_speakers_own() -> None:
     assert not bench.matches(Ask("Cho", Rank.SEVEN, asker="Ana").to_json(), bens_ask)
     assert bench.said_by(Book(Rank.SEVEN, player="Ana").to_json(), "Ben")["player"] == "Ana"
     assert bench.said_by(Lucky(Rank.SEVEN).to_json(), "Ben") == Lucky(Rank.SEVEN).to_json()
+
+
+def test_the_bench_enrolls_each_player_through_the_real_command_before_the_game(tmp_path: Path) -> None:
+    """``table.py --enroll``: a player says the prompts `tabletop enroll` asks, in their game voice at
+    another speed, through ``tabletop enroll --player NAME --audio ... --text ...``; the profile is
+    kept in the game's own voices folder and the enrollment audio is deleted."""
+    import pytest
+
+    from tabletop.errors import SetupError
+    from tabletop.speech.adapt import find_tools
+    from tabletop.speech.enrollment import prompts
+
+    try:
+        find_tools()
+    except SetupError as error:
+        pytest.skip(error.reason)
+    import table as bench
+
+    voices = tmp_path / "voices"
+    (made,) = bench.enroll_players(["Ana"], 4111, voices, tmp_path)
+    voice, speed = bench.table_voices(["Ana"], 4111)["Ana"]
+    assert made["voice"] == f"{voice} {speed + bench.ENROLL_SPEED_SHIFT}"
+    assert made["utterances"] == made["prompts"] == len(prompts("Ana", ["Ana"])) and made["method"] == "map"
+    meta = json.loads((voices / "ana" / "profile.json").read_text())
+    assert {"sevens", "fish", "lucky", "book", "yes"} <= set(meta["words"]), meta["words"]
+    assert (voices / "ana" / "means").is_file() and not list(tmp_path.glob("enroll-*/*.wav"))
