@@ -71,6 +71,19 @@ def hear_files(
     from tabletop.speech.profiles import game_recogniser
 
     recogniser = game_recogniser(engine, players, profile, mode="none")
+    hearing = context
+    if hearing is None:
+        # No game: hear as a game does at any moment. With no context at all the recogniser drops
+        # every reading its open decoder words otherwise ("ben do you have any seven" against "ben
+        # many seven": a newcomer's first espeak-ng ask, heard as nothing); a game first measures the
+        # reading against the phone loop, and keeps one that fits the sound as right readings do,
+        # unsure (a game asks about it). Every sentence of the vocabulary, the asks for a specific
+        # card too: the very grammar (and open decoder) that no context gives.
+        from dataclasses import replace as _with
+
+        from tabletop.language import Context
+
+        hearing = _with(Context.whole(players), asking="specific-card")
     out: list[dict[str, Any]] = []
     for path in files:
         try:
@@ -78,7 +91,7 @@ def hear_files(
         except TabletopError as error:
             out.append({"file": path, "error": error.reason, "code": error.code})
             continue
-        transcript = recogniser.hear(utterance, context=context, players=players)
+        transcript = recogniser.hear(utterance, context=hearing, players=players)
         intent = _understand(transcript, context, players)
         out.append(
             {
@@ -94,6 +107,8 @@ def hear_files(
 
 
 def run(args: argparse.Namespace) -> int:
+    from tabletop.language.understand import ACT
+
     context, players = _context(args)
     results = hear_files(list(args.files), players, context, args.engine, args.profile)
     failed = 0
@@ -109,5 +124,7 @@ def run(args: argparse.Namespace) -> int:
             print(json_line({k: result[k] for k in ("text", "intent", "confidence", "engine", "decode_ms")}), flush=True)
         else:
             intent = json_line(result["intent"]) if result["intent"] else "no command"
-            print(f"{result['file']}: \"{result['text']}\" -> {intent} ({result['confidence']:.2f}, {result['engine']}, {result['decode_ms']} ms)", flush=True)
+            # Under the acting bar a game asks before acting on it ("Ben, sevens?"): say so.
+            unsure = ", unsure" if result["intent"] and result["confidence"] < ACT else ""
+            print(f"{result['file']}: \"{result['text']}\" -> {intent} ({result['confidence']:.2f}{unsure}, {result['engine']}, {result['decode_ms']} ms)", flush=True)
     return 1 if failed else 0

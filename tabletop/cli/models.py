@@ -93,12 +93,18 @@ def _verify_loads(item: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
+def _optional(item: dict[str, Any]) -> bool:
+    """Whether tabletop works without this model (the Vosk model: PocketSphinx hears meanwhile)."""
+    return "optional" in item.get("name", "")
+
+
 def _print(items: list[dict[str, Any]], as_json: bool) -> None:
     for item in items:
         if as_json:
             print(json_line(item), flush=True)
             continue
-        mark = "ok     " if item.get("ok") else "MISSING"
+        # An optional model not installed is no fault (`verify` exits 0 for it): "absent", not "MISSING".
+        mark = "ok     " if item.get("ok") else "absent " if _optional(item) else "MISSING"
         used = "  (used by default)" if item.get("default") else ""
         print(f"{mark} {item['kind']:6} {item['name']}{used}")
         if item.get("path"):
@@ -117,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         _print(items, args.json)
         # Anything tabletop ships or needs (the embedded recogniser, the card reader) missing or
         # broken is a problem; only the optional Vosk model may be absent.
-        required = [i for i in items if not i.get("ok") and "optional" not in i.get("name", "")]
+        required = [i for i in items if not i.get("ok") and not _optional(i)]
         return 1 if required else 0
     if action == "offer":
         return offer_vosk()

@@ -46,7 +46,15 @@ class Camera:
             raise SetupError(f"no video file at {source}: check the path", code="no-camera")
         if isinstance(source, str) and source.isdigit():
             source = int(source)
-        self._capture: cv2.VideoCapture | None = cv2.VideoCapture(source)
+        # OpenCV logs every backend it tries for a camera that is not there (V4L2, FFMPEG's exception
+        # text, obsensor) straight to stderr, above the one plain sentence below: quiet while opening.
+        logging = cv2.utils.logging
+        level = logging.getLogLevel()
+        logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+        try:
+            self._capture: cv2.VideoCapture | None = cv2.VideoCapture(source)
+        finally:
+            logging.setLogLevel(level)
         if not self._capture.isOpened():
             self._capture.release()
             self._capture = None

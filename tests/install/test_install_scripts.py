@@ -92,6 +92,7 @@ def test_start_plays_the_demo_from_the_venv_and_asks_nothing_without_a_terminal(
     result = _run(["./start", "Ana", "Ben"], checkout, HOME=str(home))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "No microphone found: playing the demo game" in result.stdout
+    assert "tabletop play --text --players Ana Ben" in result.stdout  # how the players named can play
     assert "stock" in result.stdout.splitlines()[-1]  # the demo ran to its end
     assert "[Y/n]" not in result.stdout  # the Vosk offer is for terminals only
     assert (checkout / ".venv" / "bin" / "tabletop").exists()

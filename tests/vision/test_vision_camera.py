@@ -121,3 +121,19 @@ def test_a_live_look_at_three_kings_and_a_queen_is_not_a_book(tmp_path: Path) ->
 def test_a_live_look_at_a_square_book_of_kings_confirms_it(tmp_path: Path) -> None:
     check = _live_check_of_kings(tmp_path, cards("K of spades", "K of hearts", "K of clubs", "K of diamonds"), 78)
     assert check.verdict == "confirmed", check
+
+
+def test_a_missing_camera_is_said_in_one_plain_sentence() -> None:
+    """`play --camera 0` with no camera: OpenCV's own logs of each backend it tried (V4L2, FFMPEG's
+    exception text, obsensor) came on stderr before tabletop's sentence; now only the sentence."""
+    import subprocess
+    import sys
+
+    from support import ROOT
+
+    code = "from tabletop.vision import Camera\ntry:\n    Camera(9)\nexcept Exception as e:\n    print(e.reason)\n"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            cwd=ROOT)  # this checkout's tabletop
+    if "no camera 9" not in result.stdout:
+        pytest.skip("this machine has a camera 9")  # (index 97 is refused before any backend is tried)
+    assert result.stderr == "", result.stderr
