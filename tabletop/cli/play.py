@@ -94,7 +94,8 @@ def _table(args: argparse.Namespace, eyes: Any) -> Table:
             raise SetupError("--resume continues a journal with its own players and rules: leave those out")
         return Table.resume(args.resume, durable=durable, eyes=eyes)
     if not args.players:
-        raise SetupError("name the players: tabletop play --players Ana Ben Cho")
+        raise SetupError("name the players: tabletop play --players Ana Ben Cho (with --text, typing "
+                         "'players are Ana, Ben and Cho' first also does)")
     rules = Rules.build(args.preset, args.rules, args.rule)
     journal = Path(args.journal) if args.journal else default_journal(args.players)
     rng = random.Random(args.seed)
@@ -158,6 +159,11 @@ def check_inputs(args: argparse.Namespace) -> Inputs:
 
 
 def run(args: argparse.Namespace) -> int:
+    typed = None
+    if args.text and not (args.players or args.resume):
+        # Names may be said instead of given on the command line ("players are Ana, Ben and Cho").
+        typed = _lines(getattr(sys.stdin, "buffer", sys.stdin))
+        args.players = players_typed(typed)
     inputs = check_inputs(args)  # recordings, microphone, names: before the deal
     board = _board(args)  # listening before the deal: a board that can't be served starts no game
     try:
@@ -178,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         if table.journal is not None and not args.json:
             print(f"(journal: {table.journal.path})", file=sys.stderr)
         if args.text:
-            _play_text(table, out, (lambda: prompt(table)) if _interactive(args) else None)
+            _play_text(table, out, (lambda: prompt(table)) if _interactive(args) else None, typed)
         elif args.audio:
             _play_audio(table, args, out, inputs.utterances)
         else:
@@ -305,8 +311,32 @@ def _lines(stream: Any, prompt: Callable[[], str] | None = None) -> "queue.Queue
     return lines
 
 
-def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = None) -> None:
-    """Typed lines; about a second with no new line is a quiet moment that settles the exchange.
+def players_typed(lines: "queue.Queue[str | None]") -> list[str]:
+    """The players named in the first typed line that names them ("players are Ana, Ben and Cho",
+    "new game with Ana and Ben"), as the protocol's start is said; a line that names fewer than two
+    is answered with what to type, and the game waits for the next.
+
+    :raises SetupError: when the lines end before any names the players.
+    """
+    from tabletop.language.parser import parse
+    from tabletop.referee.intents import Control
+    from tabletop.rules import MIN_PLAYERS
+
+    example = "players are Ana, Ben and Cho"
+    print(f"Who is playing? Type: {example}", file=sys.stderr, flush=True)
+    while (line := lines.get()) is not None:
+        intent = parse(line, ())
+        if isinstance(intent, Control) and intent.what == "new_game" and len(intent.players or ()) >= MIN_PLAYERS:
+            return list(intent.players)
+        print(f"Name the players first (at least {MIN_PLAYERS}), like this: {example}", file=sys.stderr, flush=True)
+    raise SetupError(f"name the players: type '{example}' first, or tabletop play --text --players Ana Ben Cho",
+                     code="no-players")
+
+
+def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = None,
+               lines: "queue.Queue[str | None] | None" = None) -> None:
+    """Typed lines (``lines``: already being read, when the players were named in them); about a
+    second with no new line is a quiet moment that settles the exchange.
 
     With ``waiting`` (a person at a terminal), its prompt is shown once what tabletop says has been
     shown: after the opening, after each line's replies and after an announcement made in the quiet
@@ -316,7 +346,8 @@ def _play_text(table: Table, out: "Output", waiting: Callable[[], str] | None = 
         if waiting is not None:
             print(waiting(), end="", file=sys.stderr, flush=True)
 
-    lines = _lines(getattr(sys.stdin, "buffer", sys.stdin))
+    if lines is None:
+        lines = _lines(getattr(sys.stdin, "buffer", sys.stdin))
     ready()
     while not table.stopped:
         try:

@@ -143,3 +143,34 @@ def test_at_a_terminal_the_prompt_follows_the_replies_and_the_quiet_announcement
         at = text.index(said)
         assert text[:at].endswith("\n"), text  # a reply starts its own line, never after a prompt
     assert text.rstrip().endswith("(Ben's turn) >"), text  # the last prompt, after the quiet announcement
+
+
+def _typed_game(tmp_path: Path, lines: list[str]) -> subprocess.CompletedProcess:
+    """A typed game started with no --players: the names are typed as the protocol says them."""
+    return subprocess.run(
+        tabletop_command() + ["play", "--text", "--no-fsync", "--json", "--journal", str(tmp_path / "n.jsonl")],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_the_players_can_be_named_by_the_first_typed_line(tmp_path: Path) -> None:
+    import json
+
+    done = _typed_game(tmp_path, ["Ben, any sevens?", "players are Ana", "players are Dana, Eli and Fay",
+                                  "Eli, do you have any sevens?", "go fish"])
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert events[0]["event"] == "start" and events[0]["players"] == ["Dana", "Eli", "Fay"]
+    # The lines before the names were answered with what to type, and changed no game.
+    assert done.stderr.count("players are Ana, Ben and Cho") == 3, done.stderr
+    said = [e["say"] for e in events if e.get("event") == "utterance"]
+    assert said[:2] == ["Dana asks Eli for sevens.", "Go fish, Dana."], said
+    journal = (tmp_path / "n.jsonl").read_text()
+    assert '"Dana"' in journal and "Ana" not in journal.replace("Dana", "")
+
+
+def test_lines_that_never_name_the_players_start_no_game(tmp_path: Path) -> None:
+    done = _typed_game(tmp_path, ["hello", "Ben, any sevens?"])
+    assert done.returncode != 0 and done.stdout == ""
+    assert "name the players" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "n.jsonl").exists()
