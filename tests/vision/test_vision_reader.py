@@ -673,13 +673,17 @@ def test_an_index_read_surely_alone_is_not_doubted_for_its_far_index_agreeing_le
             whole = reader.read(warp_card(c.image, CardQuad(p.quad.astype(np.float32))))  # a card found by its outline
             if whole.corners_read == 1 and whole.rank is p.card.rank:
                 whole_lifted.append(whole.suit is p.card.suit and whole.confidence >= SURE)
-    assert lifted.count(True) >= LIFTED_AT_BOTH and False not in lifted, lifted
+    assert lifted.count(True) >= LIFTED_AT_FIRST and False not in lifted, lifted
     assert whole_lifted.count(True) >= LIFTED_AT_BOTH, whole_lifted
 
 
 LIFTED_AT_BOTH = 3
 """Floor for the cards read surely at an index whose far index agrees less surely: 60 held-out webcam composites,
 both corners of each card as the first; 0 before ``Reader._surer_alone``."""
+LIFTED_AT_FIRST = 2
+"""... of them, read at the first index alone (``read_first_or_both``): 4 before the look at an index's brightness
+(``Reader._in_luma``), which lifts two far indices (of an 8 of hearts and a queen of diamonds) so that the pair reads
+surely (0.79 -> 0.99, 0.80 -> 0.91) and the first alone is not needed."""
 
 
 def test_a_webcams_index_read_unsurely_is_read_surely_in_its_brightness(monkeypatch) -> None:
