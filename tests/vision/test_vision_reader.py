@@ -673,10 +673,81 @@ def test_an_index_read_surely_alone_is_not_doubted_for_its_far_index_agreeing_le
             whole = reader.read(warp_card(c.image, CardQuad(p.quad.astype(np.float32))))  # a card found by its outline
             if whole.corners_read == 1 and whole.rank is p.card.rank:
                 whole_lifted.append(whole.suit is p.card.suit and whole.confidence >= SURE)
-    assert lifted.count(True) >= LIFTED_AT_BOTH and False not in lifted, lifted
+    assert lifted.count(True) >= LIFTED_AT_FIRST and False not in lifted, lifted
     assert whole_lifted.count(True) >= LIFTED_AT_BOTH, whole_lifted
 
 
 LIFTED_AT_BOTH = 3
 """Floor for the cards read surely at an index whose far index agrees less surely: 60 held-out webcam composites,
 both corners of each card as the first; 0 before ``Reader._surer_alone``."""
+LIFTED_AT_FIRST = 2
+"""... of them, read at the first index alone (``read_first_or_both``): 4 before the look at an index's brightness
+(``Reader._in_luma``), which lifts two far indices (of an 8 of hearts and a queen of diamonds) so that the pair reads
+surely (0.79 -> 0.99, 0.80 -> 0.91) and the first alone is not needed."""
+
+
+def test_a_webcams_index_read_unsurely_is_read_surely_in_its_brightness(monkeypatch) -> None:
+    """A JPEG keeps a frame's colour at half its resolution and its brightness at full: the lowest channel, where the
+    reader finds ink, mixes the colour in, so at webcam size thin strokes (red ones most) run together and a rank is
+    read unsurely. A corner whose rank reads at 0.5-0.8 is looked at again in its brightness (luma), and that look
+    lifts it where it names the SAME rank more surely, over a pip read as a suit, and the index verifier passes it as
+    it passes a lone index (never on a corner over 30% clipped white: there the brightness loses the ink). The real
+    faces on the held-out tables, from a webcam, each index that shows read at its true corners: more ranks read
+    surely right, none more surely wrong, and no rank changed."""
+    from tabletop.vision.reader import Reader, shipped_reader
+
+    corners = _webcam_corners(5300, 40)
+    reader = shipped_reader()
+
+    def read() -> tuple[int, int, list]:
+        sure_right = sure_wrong = 0
+        named = []
+        for card, corner in corners:
+            got = reader._corner(corner)
+            named.append(None if got is None else reader._rank_of(got))
+            if got is None or float(got.rank.max()) < 0.8:
+                continue
+            sure_right += reader._rank_of(got) is card.rank
+            sure_wrong += reader._rank_of(got) is not card.rank
+        return sure_right, sure_wrong, named
+
+    sure_right, sure_wrong, named = read()
+    monkeypatch.setattr(Reader, "_in_luma", lambda self, corner, glyphs, probs: (glyphs, probs))
+    first_right, first_wrong, first_named = read()
+    print(len(corners), sure_right, sure_wrong, first_right, first_wrong)
+    assert named == first_named
+    assert sure_right >= first_right + 5, (sure_right, first_right)  # 359 corners: 238 -> 244, 3 -> 3 surely wrong
+    assert sure_wrong <= first_wrong, (sure_wrong, first_wrong)
+
+
+def test_an_index_lifted_in_its_brightness_is_read_alone_as_its_colour_look_read_it() -> None:
+    """The brightness look lifts an index read with its card's other index; an index read alone (a partly hidden
+    card, or a fleck, a line of print) is read as the colour look read it: lifting lone indices made new unsure reads
+    on no card (the Edje photos: 8 more reads, 6 on no label)."""
+    from tabletop.vision.reader import shipped_reader
+
+    reader = shipped_reader()
+    lifted = [c for c in (reader._corner(corner) for _, corner in _webcam_corners(5300, 12, face_split="held_out"))
+              if c is not None and c.alone is not None]
+    assert lifted
+    for corner in lifted:
+        assert float(corner.rank.max()) > float(corner.alone.rank.max())
+        assert reader._combine([corner]) == reader._combine([corner.alone])
+        assert reader._combine([corner, None]) == reader._combine([corner.alone, None])
+
+
+def test_print_on_an_envelope_is_not_read_as_a_card_in_its_brightness() -> None:
+    """A real phone photo (Edje IMG_2481): a jack of hearts beside an envelope whose printed digits one hypothesis
+    reads as a 10 at both of its 'indices' at 0.71, unsurely, under the pipeline's bar with the other. The look at
+    their brightness names the 10 more surely (0.77), but the index verifier gives it 0.15: it lifts only what the
+    verifier passes, so the photo is read as the jack alone."""
+    from tabletop.cards import Suit
+    from vision_helpers import CARDS_DEV
+
+    path = CARDS_DEV / "images" / "IMG_2481.JPG"
+    if not path.is_file():
+        import pytest
+
+        pytest.skip(f"the Edje photos are not found at {path.parent}")
+    seen = [(d.rank, d.suit) for d in see(cv2.imread(str(path))) if d.rank is not None]
+    assert seen == [(Rank.JACK, Suit.HEARTS)]
