@@ -130,3 +130,14 @@ class ClosedLoop:
         self.proc.wait(timeout=120)
         if check:
             assert self.proc.returncode == 0, self.stderr[-2000:]
+
+
+def ana_asked_ben_for_sevens(preset: str) -> Any:
+    """A table of Ana and Ben (``preset``'s rules, no journal) waiting for Ben's answer to Ana's ask
+    of sevens: where the answer tests hear what Ben says."""
+    from tabletop.rules import Rules
+    from tabletop.table import Table
+
+    table = Table.new(("Ana", "Ben"), Rules.preset(preset), durable=False)
+    table.hear_text("Ana asks Ben for sevens")
+    return table

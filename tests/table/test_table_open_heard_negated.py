@@ -17,8 +17,8 @@ import shutil
 
 import pytest
 
+from support import ana_asked_ben_for_sevens
 from tabletop.language.transcript import Alternative, Transcript
-from tabletop.rules import Rules
 from tabletop.table import Table
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
@@ -26,9 +26,7 @@ pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
 
 
 def _asked(preset: str = "pairs") -> Table:
-    table = Table.new(("Ana", "Ben"), Rules.preset(preset), durable=False)
-    table.hear_text("Ana asks Ben for sevens")
-    return table
+    return ana_asked_ben_for_sevens(preset)
 
 
 @pytest.mark.parametrize(("said", "voice", "speed", "seed"), [
