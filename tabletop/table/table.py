@@ -1079,19 +1079,14 @@ class Table:
     def _open_heard_negated(self, intent: Intent, transcript: Transcript, heard: Understanding) -> bool:
         """Whether ``intent``, a yes or an answer right after an ask, what the recogniser heard best, is
         what the open decoder heard as a no: its best reading has a word that says no ("don't", "none")
-        where the reading has that word's yes ("do", "one"), the same words before it (``_NEGATED``); or,
-        the other way round, a go fish read with the no where the open decoder heard its yes."""
+        where the reading has that word's yes ("do", "one"), the same words before it (``_NEGATED``)."""
         if transcript.engine == "text" or not transcript.heard_open or self.game.state.phase is not Phase.ANSWER:
             return False
-        if not (isinstance(intent, (Yes, GoFish)) or type(intent) is Answer):
+        if not (isinstance(intent, Yes) or type(intent) is Answer):
             return False
         if not _read_best(transcript, heard.text):
             return False
         said, opened = heard.text.split(), transcript.heard_open[0].split()
-        if isinstance(intent, GoFish):
-            # The mirror: a go fish whose no ("don't", "none") the open decoder heard as its yes ("do",
-            # "one"). The grammar reads "i don't have one" now, so it can read an "I do have one" so too.
-            said, opened = opened, said
         return any(said[i] in _NEGATED.get(word, ()) and said[:i] == opened[:i]
                    for i, word in enumerate(opened[:len(said)]))
 

@@ -539,7 +539,7 @@ class SpokenTable(simtable.SimulatedTable):
             elif kind == "answer" and meant.get("count") and ex is not None:
                 options.append(self.voice_for(rng).hit(int(meant["count"]), ex.rank))
             elif kind in ("go_fish", "no"):
-                options.append(self.voice_for(rng).miss(ex.rank if ex is not None else None))
+                options.append(self.voice_for(rng).miss())
             elif kind == "lucky" and ex is not None:
                 options.append(self.voice_for(rng).lucky(ex.rank))
             elif kind == "book" and rank is not None:

@@ -272,7 +272,7 @@ class Voice:
     def hit(self, count: int, r: int) -> tuple[str, Any]:
         word = NUMBERS[count]
         forms = [f"yes, {word}", f"here you go, {word} {PLURALS[r] if count > 1 else WORDS[r]}",
-                 f"I have {word}", f"yes, {count}", f"here you go, {count}", f"I got {word}", f"yes, I have {word}"]
+                 f"I have {word}", f"yes, {count}", f"here you go, {count}", f"I got {word}"]
         if count == 1:
             forms[1] = f"here you go, one {WORDS[r]}"
         return self.rng.choice(forms), self.I.Answer(count=count)
@@ -280,14 +280,8 @@ class Voice:
     def count(self, count: int) -> tuple[str, Any]:
         return self.rng.choice([NUMBERS[count], f"{NUMBERS[count]}", f"I have {NUMBERS[count]}"]), self.I.Answer(count=count)
 
-    def miss(self, r: int | None = None) -> tuple[str, Any]:
-        """A no to an ask of rank ``r``: as a family says it, with or without a fish ("I don't have one",
-        "no, I haven't": each heard as a go fish by a real table in five voices, clean and at 20 dB)."""
-        forms = ["go fish", "nope, go fish", "go fish!", "no, go fish", "no", "nope", "I don't have any",
-                 "I don't have one", "no, I don't", "sorry, go fish", "I don't have it", "no, I haven't"]
-        if r is not None:
-            forms.append(f"I don't have any {PLURALS[r]}")
-        text = self.rng.choice(forms)
+    def miss(self) -> tuple[str, Any]:
+        text = self.rng.choice(["go fish", "nope, go fish", "go fish!", "no, go fish", "no", "nope"])
         return text, (self.I.No() if text in ("no", "nope") else self.I.GoFish())
 
     def lucky(self, r: int) -> tuple[str, Any]:
@@ -774,7 +768,7 @@ class SimulatedTable:
                 drawn = t.stock.pop()
                 t.hands[p].append(drawn)
                 ex.drew = True
-            ruling = self.say(*self.voice.miss(rank))
+            ruling = self.say(*self.voice.miss())
             if (drawn is None) != ("nothing to draw" in ruling.text) or f"Go fish, {t.names[p]}." not in ruling.say:
                 self.fail(f"go fish announced as {ruling.text!r}; drew {drawn}")
             if drawn is not None:
