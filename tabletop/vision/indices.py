@@ -380,15 +380,12 @@ def _level_indices(level: np.ndarray, skipped: np.ndarray, long_sides: tuple[flo
         fraction of the cost of projecting every pixel."""
         if k not in outlines:
             j = ids[k] + 1
-            x0, y0, ww, hh = stats[j, :4]
             source, label = labels, j
             for first, image, kept in reversed(sources):
                 if j >= first:
                     source, label = image, kept[j - first]
                     break
-            shape = (source[y0 : y0 + hh, x0 : x0 + ww] == label).astype(np.uint8)
-            contours, _ = cv2.findContours(shape, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            outlines[k] = (np.concatenate(contours).reshape(-1, 2) + (x0, y0)).astype(np.float32)
+            outlines[k] = _outline_of(source, label, stats[j])
         return outlines[k]
 
     def glyph(*ks: int) -> _Shape:
